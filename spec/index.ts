@@ -1,0 +1,15 @@
+// The spec module: the one place the kit reads the Decision Service API description from.
+export { openapiDocument, openapiJson, specPath, specSha256, specVersion, resolvePointer, deref, isObject } from './document.ts';
+export type { Json, JsonObject } from './document.ts';
+export { operations, operation, documentedResponse } from './operations.ts';
+export type { Operation, HttpMethod } from './operations.ts';
+export { openPoints, openPoint, referenceChoice } from './open-points.ts';
+export type { OpenPoint } from './open-points.ts';
+export { seedSections, hardRuleSections, seedSectionIndex } from './seed-sections.ts';
+export type { SeedSection } from './seed-sections.ts';
+export { errorCodes, errorCode } from './error-codes.ts';
+export type { ErrorCodeInfo } from './error-codes.ts';
+export { schemaValidator, requestBodyValidator, requestBodySchemaName, responseSchemaFor, validateResponseBody } from './validators.ts';
+export type { ValidationMode, ValidationIssue, ValidationResult, Validator, ResponseSchemaChoice } from './validators.ts';
+export type { components, paths, operations as operationTypes } from './types.gen.ts';
+export type { Schemas } from './types.ts';
