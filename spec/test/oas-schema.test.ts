@@ -1,0 +1,39 @@
+// Validates spec/openapi.yaml against the official OpenAPI 3.1 JSON Schema, independently of
+// Spectral (whose oas3-schema rule uses its own copy of the schema).
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, test } from 'vitest';
+import { openapiDocument } from '../index.ts';
+
+type Spec = Record<string, any>;
+
+async function validate(spec: Spec): Promise<{ valid: boolean; errors?: unknown; version: string }> {
+  const validator = new Validator();
+  const result = await validator.validate(spec);
+  return { ...result, version: validator.version };
+}
+
+function copyOfSpec(): Spec {
+  return structuredClone(openapiDocument) as Spec;
+}
+
+describe('spec/openapi.yaml against the official OpenAPI 3.1 schema', () => {
+  test('is a valid OpenAPI 3.1 document', async () => {
+    const result = await validate(copyOfSpec());
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(result.version).toBe('3.1');
+  });
+
+  const brokenCopies: Array<{ breakage: string; breakSpec: (spec: Spec) => void }> = [
+    { breakage: 'info has no version', breakSpec: (spec) => void delete spec.info.version },
+    { breakage: 'a parameter is `in: body`, which 3.1 does not have', breakSpec: (spec) => void (spec.components.parameters.AssetIdPath.in = 'body') },
+    { breakage: 'a response status key is not a status', breakSpec: (spec) => void (spec.paths['/health'].get.responses.ok = spec.paths['/health'].get.responses['200']) },
+  ];
+
+  test.each(brokenCopies)('rejects a copy where $breakage', async ({ breakSpec }) => {
+    const spec = copyOfSpec();
+    breakSpec(spec);
+    const result = await validate(spec);
+    expect(result.valid).toBe(false);
+  });
+});
