@@ -1,0 +1,78 @@
+// What a check is: a small named function with metadata, traced to seed sections.
+// Modelled on Schemathesis's checks and oasdiff's rule registry: a stable id, a level, a
+// title, and a body that says what it expected and what it got.
+import type { CheckContext } from './context.ts';
+import type { Exchange } from './http.ts';
+
+/** MUST: the seed states it. SHOULD: the seed strongly implies it. OBSERVE: an open point, reported, never failed. */
+export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
+
+/** Parts of the API the seed calls planned in one place and current in another (open point availability). */
+export type Capability = 'multimodal' | 'assets' | 'noul' | 'score' | 'multi';
+export const ALL_CAPABILITIES: readonly Capability[] = ['multimodal', 'assets', 'noul', 'score', 'multi'];
+
+export interface CheckRequirements {
+  /** Capabilities the target must claim; otherwise the check is skipped with the reason. */
+  capabilities?: Capability[];
+  /** Needs a key of a second project (isolation). */
+  secondKey?: boolean;
+}
+
+export interface CheckMeta {
+  /** Stable id, e.g. DECIDE-CHOICE-MARGIN. */
+  id: string;
+  level: Level;
+  /** The area of the API, one per file of conformance/. */
+  area: string;
+  seedSections: string[];
+  title: string;
+  requires?: CheckRequirements;
+  /** For OBSERVE checks: the spec's open point whose reference choice the observation is shown beside. */
+  openPoint?: string;
+}
+
+export interface Check extends CheckMeta {
+  run(t: CheckContext): Promise<void>;
+}
+
+export type CheckStatus = 'pass' | 'fail' | 'skip' | 'observed';
+
+export interface Observation {
+  /** What the server did, in a few words (e.g. "status 200"). */
+  summary: string;
+  /** The matching reference choice, from the spec's open point. */
+  reference?: string;
+  /** True when the server did what the reference server does. */
+  matchesReference?: boolean;
+}
+
+export interface CheckResult extends CheckMeta {
+  status: CheckStatus;
+  durationMs: number;
+  /** Why it failed (expectation and observation) or why it was skipped. */
+  message?: string;
+  observation?: Observation;
+  notes: string[];
+  exchanges: Exchange[];
+}
+
+/** Thrown by a check body to fail: states what was expected and what was observed. */
+export class CheckFailure extends Error {
+  constructor(readonly expected: string, readonly observed: string) {
+    super(`Expected ${expected}; observed ${observed}.`);
+    this.name = 'CheckFailure';
+  }
+}
+
+/** Thrown by a check body that cannot run against this target, with the reason. */
+export class CheckSkipped extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'CheckSkipped';
+  }
+}
+
+/** Declares the checks of one area, stamping the area name on each. */
+export function area(name: string, checks: Array<Omit<Check, 'area'>>): Check[] {
+  return checks.map((check) => ({ ...check, area: name }));
+}

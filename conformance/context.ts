@@ -1,0 +1,89 @@
+// What a check gets: the target, HTTP with each key, and ways to fail, skip and observe.
+import { CheckFailure, CheckSkipped, type Capability, type Observation } from './check.ts';
+import type { Http, Reply, SentRequest } from './http.ts';
+
+export interface Target {
+  baseUrl: string;
+  /** Capabilities the target claims (default: all). */
+  capabilities: ReadonlySet<Capability>;
+  /** Whether a key of a second project was given. */
+  hasSecondKey: boolean;
+  /**
+   * The target's asset lifetime when the caller knows it (e.g. the embedded reference server
+   * started with a short TTL); undefined means the seed's default of 24 hours is expected.
+   */
+  assetTtlMs?: number;
+}
+
+/** One project's view of the API. */
+export interface ApiClient {
+  send(request: Omit<SentRequest, 'key'>): Promise<Reply>;
+  decide(body: unknown, headers?: Record<string, string>): Promise<Reply>;
+  upload(bytes: string | Uint8Array, contentType: string | undefined): Promise<Reply>;
+  getAsset(assetId: string): Promise<Reply>;
+  deleteAsset(assetId: string): Promise<Reply>;
+}
+
+export interface CheckContext {
+  target: Target;
+  /** Calls with the first project's key. */
+  a: ApiClient;
+  /** Calls with the second project's key; only for checks that declare `requires.secondKey`. */
+  b: ApiClient;
+  /** Calls with no Authorization header at all. */
+  anonymous: ApiClient;
+  /** Calls with an arbitrary Authorization value (or none). */
+  withKey(key: string | null): ApiClient;
+  /** Fails the check: what the seed requires, and what the server did. */
+  fail(expected: string, observed: string): never;
+  /** Skips the check with a reason a person can act on. */
+  skip(reason: string): never;
+  /** Records what the server does on an open point (OBSERVE checks). */
+  observe(observation: Observation): void;
+  /** Adds a line of context to the result. */
+  note(text: string): void;
+}
+
+export function apiClient(http: Http, key: string | null): ApiClient {
+  const send = (request: Omit<SentRequest, 'key'>) => http({ ...request, key });
+  return {
+    send,
+    decide: (body, headers) => send({ method: 'POST', path: '/v1/decide', json: body, ...(headers ? { headers } : {}) }),
+    upload: (bytes, contentType) => send({ method: 'POST', path: '/v1/assets', raw: bytes, ...(contentType !== undefined ? { contentType } : {}) }),
+    getAsset: (assetId) => send({ method: 'GET', path: `/v1/assets/${encodeURIComponent(assetId)}` }),
+    deleteAsset: (assetId) => send({ method: 'DELETE', path: `/v1/assets/${encodeURIComponent(assetId)}` }),
+  };
+}
+
+export interface ContextParts {
+  target: Target;
+  http: Http;
+  keyA: string;
+  keyB?: string;
+  observe(observation: Observation): void;
+  note(text: string): void;
+}
+
+export function createCheckContext({ target, http, keyA, keyB, observe, note }: ContextParts): CheckContext {
+  const a = apiClient(http, keyA);
+  const missingB: ApiClient = new Proxy({} as ApiClient, {
+    get() {
+      throw new CheckSkipped('needs a key of a second project (--api-key-b or DECISION_API_KEY_B)');
+    },
+  });
+  return {
+    target,
+    a,
+    b: keyB ? apiClient(http, keyB) : missingB,
+    anonymous: apiClient(http, null),
+    withKey: (key) => apiClient(http, key),
+    fail(expected, observed) {
+      throw new CheckFailure(expected, observed);
+    },
+    skip(reason) {
+      throw new CheckSkipped(reason);
+    },
+    observe,
+    note,
+  };
+}

@@ -1,0 +1,98 @@
+// Runs checks one by one against a target and turns each outcome into a result with evidence.
+import { openPoint } from '../spec/index.ts';
+import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Observation } from './check.ts';
+import { createCheckContext, type Target } from './context.ts';
+import { createHttp, TransportError, type Exchange } from './http.ts';
+
+export interface RunOptions {
+  target: Target;
+  keyA: string;
+  keyB?: string;
+  timeoutMs: number;
+  /** Run only these check ids (others are left out of the results). */
+  only?: readonly string[];
+  /** Report these check ids as skipped without running them. */
+  skip?: readonly string[];
+  onStart?(check: Check): void;
+  onResult?(result: CheckResult): void;
+}
+
+/** Why a check cannot run against this target, or undefined when it can. */
+export function unmetRequirement(check: Check, target: Target): string | undefined {
+  const missing = (check.requires?.capabilities ?? []).filter((capability) => !target.capabilities.has(capability));
+  if (missing.length > 0) return `the target does not claim the capability ${missing.join(', ')} (--capabilities)`;
+  if (check.requires?.secondKey && !target.hasSecondKey) return 'needs a key of a second project (--api-key-b or DECISION_API_KEY_B)';
+  return undefined;
+}
+
+export async function runCheck(check: Check, options: RunOptions): Promise<CheckResult> {
+  const exchanges: Exchange[] = [];
+  const notes: string[] = [];
+  let observation: Observation | undefined;
+  const base = { ...check, notes, exchanges } as Omit<CheckResult, 'status' | 'durationMs'> & { run?: unknown };
+  delete base.run;
+  const started = performance.now();
+  const finish = (result: Pick<CheckResult, 'status'> & Partial<CheckResult>): CheckResult => ({
+    ...(base as Omit<CheckResult, 'status' | 'durationMs'>),
+    durationMs: performance.now() - started,
+    ...(observation ? { observation } : {}),
+    ...result,
+  });
+
+  const excluded = options.skip?.includes(check.id);
+  if (excluded) return finish({ status: 'skip', message: 'excluded by --skip' });
+  const unmet = unmetRequirement(check, options.target);
+  if (unmet) return finish({ status: 'skip', message: unmet });
+
+  const secrets = [options.keyA, options.keyB ?? ''].filter(Boolean);
+  const http = createHttp({ baseUrl: options.target.baseUrl, timeoutMs: options.timeoutMs, secrets, record: (exchange) => exchanges.push(exchange) });
+  const reference = check.openPoint ? openPoint(check.openPoint).referenceChoice.summary : undefined;
+  const context = createCheckContext({
+    target: options.target,
+    http,
+    keyA: options.keyA,
+    ...(options.keyB ? { keyB: options.keyB } : {}),
+    observe: (seen) => {
+      observation = { ...(reference ? { reference } : {}), ...seen };
+    },
+    note: (text) => notes.push(text),
+  });
+
+  // A check may make several requests, each with its own timeout; this bounds the whole check
+  // so that no target, however hostile, can stall a run.
+  let timer: NodeJS.Timeout | undefined;
+  const overall = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TransportError('timeout', `the check did not finish within ${options.timeoutMs * 10} ms`)), options.timeoutMs * 10);
+  });
+  try {
+    await Promise.race([check.run(context), overall]);
+    if (check.level === 'OBSERVE') return finish({ status: 'observed', ...(observation ? {} : { message: 'nothing observed' }) });
+    return finish({ status: 'pass' });
+  } catch (error) {
+    if (error instanceof CheckSkipped) return finish({ status: 'skip', message: error.reason });
+    const message =
+      error instanceof CheckFailure ? error.message
+      : error instanceof TransportError ? `No usable response: ${error.message}.`
+      : `The check itself failed: ${(error as Error).message}`;
+    // OBSERVE checks report what happened and never fail a run.
+    if (check.level === 'OBSERVE') {
+      observation ??= { summary: message, ...(reference ? { reference } : {}), matchesReference: false };
+      return finish({ status: 'observed', message });
+    }
+    return finish({ status: 'fail', message });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function runChecks(checks: readonly Check[], options: RunOptions): Promise<CheckResult[]> {
+  const selected = options.only && options.only.length > 0 ? checks.filter((check) => options.only!.includes(check.id)) : checks;
+  const results: CheckResult[] = [];
+  for (const check of selected) {
+    options.onStart?.(check);
+    const result = await runCheck(check, options);
+    results.push(result);
+    options.onResult?.(result);
+  }
+  return results;
+}

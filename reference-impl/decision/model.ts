@@ -1,0 +1,170 @@
+// The scoring model: an ONNX graph written node by node with onnx-proto. No weights are trained
+// or downloaded; the graph computes exact cosine similarities between hashed feature vectors
+// (features.ts) and turns them into probabilities. Building it is deterministic and takes about a
+// millisecond, so it is rebuilt in memory at every start instead of being stored.
+//
+// One run scores a whole request. The probe texts (option texts, instructions) are laid out on a
+// grid of `groups` rows (one per question) by `width` cells (options, or verdicts); layout.ts
+// decides what goes where.
+//
+// Inputs
+//   context_ids     int32 [context_features]  distinct bucket ids of the context
+//   context_weights float [context_features]  their signed weights
+//   probe_ids       int32 [probe_features]    bucket ids of every probe, concatenated
+//   probe_weights   float [probe_features]    their signed weights (distinct ids within a probe)
+//   probe_cells     int32 [probe_features]    flat grid cell (group * width + cell) of each feature
+//   cell_offsets    float [groups, width]     subtracted from a cell's similarity before scaling
+//   cell_padding    float [groups, width]     0 for a real cell, -inf for padding
+//   scale           float []                  1 / temperature
+//
+// Graph
+//   context_dense  = ScatterElements(zeros[BUCKET_COUNT], context_ids, context_weights, add)
+//   context_norm   = ReduceL2(context_weights)
+//   cell_dots      = ScatterElements(zeros[cells], probe_cells, Gather(context_dense, probe_ids) * probe_weights, add)
+//   cell_norms     = Sqrt(ScatterElements(zeros[cells], probe_cells, probe_weights², add))
+//   similarity     = cell_dots / max(cell_norms * context_norm, tiny)      (exact cosine)
+//   logits         = (similarity - cell_offsets) * scale
+//
+// Outputs
+//   similarity          float [groups, width]  cosine of the context with each cell's probe
+//   group_probabilities float [groups, width]  Softmax(logits + cell_padding) over each row
+//   cell_probabilities  float [groups, width]  Sigmoid(logits), each cell on its own
+//
+// The dense context vector costs one 1 MiB scatter per run, and every probe feature one lookup:
+// the work grows with the number of features, not with their product, so 16 questions against an
+// 8,000-character context stay cheap.
+import onnxProto from 'onnx-proto';
+import type { onnx as OnnxSchema } from 'onnx-proto';
+import { BUCKET_BITS, BUCKET_COUNT } from './features.ts';
+
+// onnx-proto is CommonJS: its namespace is the default export's `onnx` property.
+const { onnx } = onnxProto;
+
+export const MODEL_IR_VERSION = 8;
+export const MODEL_OPSET = 17;
+export const MODEL_PRODUCER = 'decision-service-reference';
+/** Bump when the graph or the feature design changes: it is recorded in the model's metadata. */
+export const MODEL_VERSION = 1;
+
+export const MODEL_INPUTS = ['context_ids', 'context_weights', 'probe_ids', 'probe_weights', 'probe_cells', 'cell_offsets', 'cell_padding', 'scale'] as const;
+export const MODEL_OUTPUTS = ['similarity', 'group_probabilities', 'cell_probabilities'] as const;
+export type ModelInputName = (typeof MODEL_INPUTS)[number];
+export type ModelOutputName = (typeof MODEL_OUTPUTS)[number];
+
+/** Keeps an empty probe (norm 0) at similarity 0 instead of 0 / 0. */
+const MIN_NORM_PRODUCT = 1e-12;
+
+const FLOAT = onnx.TensorProto.DataType.FLOAT;
+const INT32 = onnx.TensorProto.DataType.INT32;
+const INT64 = onnx.TensorProto.DataType.INT64;
+
+type Dim = string | number;
+
+function tensorValue(name: string, elemType: number, dims: readonly Dim[]): OnnxSchema.IValueInfoProto {
+  return {
+    name,
+    type: {
+      tensorType: {
+        elemType,
+        shape: { dim: dims.map((dim) => (typeof dim === 'string' ? { dimParam: dim } : { dimValue: dim })) },
+      },
+    },
+  };
+}
+
+function tensorAttribute(name: string, tensor: OnnxSchema.ITensorProto): OnnxSchema.IAttributeProto {
+  return { name, type: onnx.AttributeProto.AttributeType.TENSOR, t: tensor };
+}
+
+function intAttribute(name: string, value: number): OnnxSchema.IAttributeProto {
+  return { name, type: onnx.AttributeProto.AttributeType.INT, i: value };
+}
+
+function stringAttribute(name: string, value: string): OnnxSchema.IAttributeProto {
+  return { name, type: onnx.AttributeProto.AttributeType.STRING, s: new TextEncoder().encode(value) };
+}
+
+function node(opType: string, inputs: string[], output: string, attribute: OnnxSchema.IAttributeProto[] = []): OnnxSchema.INodeProto {
+  return { opType, name: output, input: inputs, output: [output], attribute };
+}
+
+const scalarFloat = (value: number): OnnxSchema.ITensorProto => ({ dataType: FLOAT, dims: [1], floatData: [value] });
+const int64Vector = (values: number[]): OnnxSchema.ITensorProto => ({ dataType: INT64, dims: [values.length], int64Data: values });
+
+function scatterAdd(data: string, indices: string, updates: string, output: string): OnnxSchema.INodeProto {
+  return node('ScatterElements', [data, indices, updates], output, [intAttribute('axis', 0), stringAttribute('reduction', 'add')]);
+}
+
+function graphNodes(): OnnxSchema.INodeProto[] {
+  return [
+    // The context as a dense vector over every bucket, and its L2 norm.
+    node('Constant', [], 'bucket_count', [tensorAttribute('value', int64Vector([BUCKET_COUNT]))]),
+    node('ConstantOfShape', ['bucket_count'], 'empty_context', [tensorAttribute('value', scalarFloat(0))]),
+    scatterAdd('empty_context', 'context_ids', 'context_weights', 'context_dense'),
+    node('ReduceL2', ['context_weights'], 'context_norm', [intAttribute('keepdims', 0)]),
+
+    // Each probe feature looks up the context's weight in its bucket: summed per cell, that is
+    // the dot product of the cell's probe with the context.
+    node('Gather', ['context_dense', 'probe_ids'], 'probe_hits', [intAttribute('axis', 0)]),
+    node('Mul', ['probe_hits', 'probe_weights'], 'probe_products'),
+    node('Mul', ['probe_weights', 'probe_weights'], 'probe_squares'),
+    node('Constant', [], 'flat', [tensorAttribute('value', int64Vector([-1]))]),
+    node('Reshape', ['cell_offsets', 'flat'], 'cell_offsets_flat'),
+    node('Shape', ['cell_offsets_flat'], 'cell_count'),
+    node('ConstantOfShape', ['cell_count'], 'empty_cells', [tensorAttribute('value', scalarFloat(0))]),
+    scatterAdd('empty_cells', 'probe_cells', 'probe_products', 'cell_dots'),
+    scatterAdd('empty_cells', 'probe_cells', 'probe_squares', 'cell_norms_squared'),
+    node('Sqrt', ['cell_norms_squared'], 'cell_norms'),
+
+    // Cosine similarity, laid back onto the grid.
+    node('Mul', ['cell_norms', 'context_norm'], 'norm_products'),
+    node('Constant', [], 'min_norm_product', [tensorAttribute('value', { dataType: FLOAT, dims: [], floatData: [MIN_NORM_PRODUCT] })]),
+    node('Max', ['norm_products', 'min_norm_product'], 'safe_norm_products'),
+    node('Div', ['cell_dots', 'safe_norm_products'], 'similarity_flat'),
+    node('Shape', ['cell_offsets'], 'grid_shape'),
+    node('Reshape', ['similarity_flat', 'grid_shape'], 'similarity'),
+
+    // Probabilities: a softmax over each question's cells, and a sigmoid of each cell alone.
+    node('Sub', ['similarity', 'cell_offsets'], 'centred_similarity'),
+    node('Mul', ['centred_similarity', 'scale'], 'logits'),
+    node('Sigmoid', ['logits'], 'cell_probabilities'),
+    node('Add', ['logits', 'cell_padding'], 'padded_logits'),
+    node('Softmax', ['padded_logits'], 'group_probabilities', [intAttribute('axis', -1)]),
+  ];
+}
+
+/** The ONNX model, serialised. The same bytes on every call and every machine. */
+export function buildDecisionModel(): Uint8Array {
+  const model = onnx.ModelProto.create({
+    irVersion: MODEL_IR_VERSION,
+    opsetImport: [{ domain: '', version: MODEL_OPSET }],
+    producerName: MODEL_PRODUCER,
+    producerVersion: String(MODEL_VERSION),
+    modelVersion: MODEL_VERSION,
+    docString: 'Hashed-feature cosine scorer of the Decision Service reference server (reference-impl/decision/model.ts).',
+    metadataProps: [
+      { key: 'bucket_bits', value: String(BUCKET_BITS) },
+      { key: 'features', value: 'word unigrams and bigrams with negation scope, character 3-5-grams; signed hashing; sqrt-damped counts' },
+    ],
+    graph: {
+      name: 'decision_scorer',
+      node: graphNodes(),
+      input: [
+        tensorValue('context_ids', INT32, ['context_features']),
+        tensorValue('context_weights', FLOAT, ['context_features']),
+        tensorValue('probe_ids', INT32, ['probe_features']),
+        tensorValue('probe_weights', FLOAT, ['probe_features']),
+        tensorValue('probe_cells', INT32, ['probe_features']),
+        tensorValue('cell_offsets', FLOAT, ['groups', 'width']),
+        tensorValue('cell_padding', FLOAT, ['groups', 'width']),
+        tensorValue('scale', FLOAT, []),
+      ],
+      output: [
+        tensorValue('similarity', FLOAT, ['groups', 'width']),
+        tensorValue('group_probabilities', FLOAT, ['groups', 'width']),
+        tensorValue('cell_probabilities', FLOAT, ['groups', 'width']),
+      ],
+    },
+  });
+  return onnx.ModelProto.encode(model).finish();
+}

@@ -1,0 +1,115 @@
+// Text normalisation and tokenisation, shared by contexts and by the probe texts they are
+// compared with (option texts, instructions), so both sides of a similarity see the same words.
+
+/** One word of a normalised text, whether it falls inside a negation's scope, and whether it is a stopword. */
+export interface Word {
+  readonly text: string;
+  readonly negated: boolean;
+  readonly stopword: boolean;
+}
+
+/** Words grouped by clause: word bigrams and negation scopes never cross clause punctuation. */
+export type Clauses = Word[][];
+
+// Diacritics of the Latin, Greek and Cyrillic scripts ("délivery" matches "delivery"). Only this
+// block is stripped: in other scripts (Devanagari vowel signs, for one) marks are part of the word.
+const COMBINING_DIACRITICS = /[\u0300-\u036f]/g;
+const TYPOGRAPHIC_APOSTROPHES = /[\u2018\u2019\u02bc\uff07]/g;
+
+/**
+ * Lowercases, folds compatibility forms (NFKC: full-width letters, ligatures), strips Latin
+ * diacritics and unifies apostrophes, so that "Don’t", "DON'T" and "don't" are one word.
+ */
+export function normaliseText(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(COMBINING_DIACRITICS, '')
+    .normalize('NFC')
+    .replace(TYPOGRAPHIC_APOSTROPHES, "'");
+}
+
+// A word is a run of letters, digits and marks, with inner apostrophes ("don't"). An emoji (with
+// its variation selector, skin tone or ZWJ sequence) or another symbol is a word of its own, so
+// ids such as "👍" can match. Clause punctuation ends a clause; other characters separate words.
+const TOKEN = new RegExp(
+  [
+    String.raw`(?<word>[\p{L}\p{N}\p{M}]+(?:'[\p{L}\p{N}\p{M}]+)*)`,
+    String.raw`(?<symbol>\p{Extended_Pictographic}(?:[\u{FE0F}\u{1F3FB}-\u{1F3FF}]|\u{200D}\p{Extended_Pictographic})*|\p{S})`,
+    String.raw`(?<clauseEnd>[.,;:!?\u00a1\u00bf\u3001\u3002\uff01\uff0c\uff1a\uff1b\uff1f])`,
+  ].join('|'),
+  'gu',
+);
+
+// English negation cues (with apostrophe-less spellings common in support messages). Anything
+// ending in "n't" is a cue too.
+const NEGATION_CUES = new Set([
+  'not', 'no', 'never', 'none', 'nobody', 'nothing', 'neither', 'nor', 'nowhere', 'cannot', 'without',
+  'dont', 'doesnt', 'didnt', 'isnt', 'wasnt', 'arent', 'werent', 'cant', 'couldnt', 'wont', 'wouldnt',
+  'shouldnt', 'havent', 'hasnt', 'hadnt',
+]);
+// English function words. They carry no topic, yet a short probe such as "Is the delivery
+// late?" would otherwise match any context through "is" and "the". features.ts skips them unless
+// a text has nothing else (an option id "a"). Negation cues are not stopwords: an option "no" or
+// "none" must stay matchable.
+const STOPWORDS = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'of', 'to', 'in', 'on', 'at', 'for', 'from', 'by', 'with', 'about', 'as',
+  'into', 'onto', 'than', 'then', 'so', 'if', 'is', 'am', 'are', 'was', 'were', 'be', 'been', 'being', 'do',
+  'does', 'did', 'doing', 'have', 'has', 'had', 'having', 'i', 'me', 'my', 'mine', 'myself', 'you', 'your',
+  'yours', 'he', 'him', 'his', 'she', 'her', 'hers', 'it', 'its', 'we', 'us', 'our', 'ours', 'they', 'them',
+  'their', 'theirs', 'this', 'that', 'these', 'those', 'there', 'here', 'what', 'which', 'who', 'whom',
+  'whose', 'when', 'where', 'why', 'how', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might',
+  'must', 'just', 'also', 'very', 'too', "i'm", "i've", "i'd", "i'll", "it's", "that's", "there's",
+  "you're", "we're", "they're",
+]);
+// Words that turn a sentence around and so end a negation's scope ("not late but broken").
+const SCOPE_BREAKERS = new Set(['but', 'however', 'although', 'though', 'except']);
+/** How many words after a cue a negation reaches, at most (within the clause; stopwords do not count). */
+export const NEGATION_SCOPE_WORDS = 3;
+
+export function isNegationCue(word: string): boolean {
+  return NEGATION_CUES.has(word) || word.endsWith("n't");
+}
+
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
+/**
+ * Splits a text into clauses of words and marks the words a negation cue governs: up to
+ * NEGATION_SCOPE_WORDS content words after "not", "never", "don't"… until clause punctuation or
+ * a word such as "but". The cue itself is not negated. This is the classic scope heuristic of lexical
+ * sentiment analysis; it lets "did not ask for a refund" differ from "asked for a refund".
+ */
+export function tokenise(text: string): Clauses {
+  const clauses: Clauses = [];
+  let clause: Word[] = [];
+  let scopeLeft = 0;
+  const endClause = (): void => {
+    if (clause.length > 0) clauses.push(clause);
+    clause = [];
+    scopeLeft = 0;
+  };
+  for (const match of normaliseText(text).matchAll(TOKEN)) {
+    const groups = match.groups ?? {};
+    if (groups.clauseEnd !== undefined) {
+      endClause();
+      continue;
+    }
+    const word = groups.word ?? groups.symbol;
+    if (word === undefined) continue;
+    const stopword = isStopword(word);
+    if (isNegationCue(word)) {
+      clause.push({ text: word, negated: false, stopword });
+      scopeLeft = NEGATION_SCOPE_WORDS;
+    } else if (SCOPE_BREAKERS.has(word)) {
+      clause.push({ text: word, negated: false, stopword });
+      scopeLeft = 0;
+    } else {
+      clause.push({ text: word, negated: scopeLeft > 0, stopword });
+      if (scopeLeft > 0 && !stopword) scopeLeft -= 1;
+    }
+  }
+  endClause();
+  return clauses;
+}

@@ -1,0 +1,50 @@
+// `npm run serve`: starts the reference server in the foreground.
+import { DEV_PROJECTS, USAGE, configFrom } from './server/config.ts';
+import { createReferenceServer } from './server/app.ts';
+
+let config;
+try {
+  config = configFrom(process.argv.slice(2), process.env);
+} catch (error) {
+  console.error(`${(error as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (config === 'help') {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const { app } = await createReferenceServer({
+  dataDir: config.dataDir,
+  projects: config.projects,
+  assetTtlMs: config.assetTtlMs,
+  rateLimit: config.rateLimit,
+  ...(config.abstainMargin !== undefined ? { abstainMargin: config.abstainMargin } : {}),
+  logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+});
+const address = await app.listen({ port: config.port, host: config.host });
+const baseUrl = address.replace('0.0.0.0', '127.0.0.1');
+
+console.log(`Decision Service reference server listening on ${baseUrl}`);
+console.log(`Data directory: ${config.dataDir}`);
+if (config.projects === DEV_PROJECTS) {
+  for (const project of DEV_PROJECTS) console.log(`Development key of ${project.projectId}: ${project.keys[0]}`);
+  console.log(`Try: curl -s ${baseUrl}/v1/decide -H "Authorization: Bearer ${DEV_PROJECTS[0]!.keys[0]}" -H "Content-Type: application/json" \\
+  -d '{"context":"I was charged twice and want a refund.","questions":{"topic":{"type":"choice","options":{"billing":"Payments and refunds","shipping":"Delivery"}}}}'`);
+}
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    // Stops accepting connections and waits for in-flight requests before exiting.
+    app.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        console.error(`Shutdown failed: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,86 @@
+// Builds the reference server: one Fastify instance, hooks for cross-cutting work (request ids,
+// auth, errors), one module per route group.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { join } from 'node:path';
+import { openAssetStore } from '../assets/store.ts';
+import { createDecisionEngine, type DecisionEngine } from '../decision/index.ts';
+import { installAuth } from './auth.ts';
+import { openDecisionLog } from './decision-log.ts';
+import { installErrorHandlers } from './error-handler.ts';
+import { createKeyRing, type ProjectKeys } from './keys.ts';
+import { createRateLimiter, type RateLimitOptions } from './rate-limit.ts';
+import { requestIdFor } from './request-id.ts';
+import { registerAssets, UPLOAD_PATH } from './routes/assets.ts';
+import { registerDecide } from './routes/decide.ts';
+import { registerFeedback } from './routes/feedback.ts';
+import { registerModels } from './routes/models.ts';
+import { registerService } from './routes/service.ts';
+import { DEFAULT_ASSET_TTL_MS, DEFAULT_RATE_LIMIT } from './config.ts';
+
+/** Seed 4.1 and 8: request bodies are at most 256 KiB. */
+export const JSON_BODY_LIMIT = 256 * 1024;
+const PURGE_INTERVAL_MS = 60_000;
+
+export interface ReferenceServerOptions {
+  dataDir: string;
+  projects: ProjectKeys[];
+  assetTtlMs?: number;
+  abstainMargin?: number;
+  rateLimit?: RateLimitOptions;
+  logger?: FastifyServerOptions['logger'];
+  /** The clock, injectable so that tests can see assets expire. */
+  now?: () => number;
+}
+
+export interface ReferenceServer {
+  app: FastifyInstance;
+  engine: DecisionEngine;
+}
+
+export async function createReferenceServer(options: ReferenceServerOptions): Promise<ReferenceServer> {
+  const now = options.now ?? Date.now;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: requestIdFor,
+    bodyLimit: JSON_BODY_LIMIT,
+    // Question and option ids are the caller's own strings, "__proto__" included (seed 2.1):
+    // JSON.parse keeps such keys as plain own properties, and the server never merges objects.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
+    // Keep answering in-flight keep-alive requests while closing, in the seed's error body if at all.
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: 1000 },
+  });
+
+  const engine = await createDecisionEngine(options.abstainMargin !== undefined ? { abstainMargin: options.abstainMargin } : {});
+  const assets = await openAssetStore({ dataDir: options.dataDir, ttlMs: options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS, now });
+  const decisions = openDecisionLog(join(options.dataDir, 'decisions'), (file, line) => app.log.warn({ file, line }, 'skipped a corrupt record'));
+  const clock = () => new Date(now());
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandlers(app, UPLOAD_PATH);
+  registerService(app);
+
+  await app.register(async (v1) => {
+    // JSON endpoints take application/json only (open point json-content-type).
+    v1.removeContentTypeParser('text/plain');
+    installAuth(v1, createKeyRing(options.projects), createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now));
+    registerDecide(v1, { engine, assets, decisions, now: clock });
+    registerFeedback(v1, { decisions, now: clock });
+    registerModels(v1);
+    await registerAssets(v1, { assets });
+  });
+
+  const purge = setInterval(() => {
+    Promise.resolve(assets.purgeExpired()).catch((error: Error) => app.log.error({ err: { name: error.name, stack: error.stack } }, 'asset purge failed'));
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(purge);
+    await decisions.close();
+    await engine.close();
+  });
+  return { app, engine };
+}

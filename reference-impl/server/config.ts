@@ -1,0 +1,110 @@
+// Configuration of the reference server: flags, environment, and a small keys file.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { KEY_PREFIX, type ProjectKeys } from './keys.ts';
+import type { RateLimitOptions } from './rate-limit.ts';
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  projects: ProjectKeys[];
+  assetTtlMs: number;
+  abstainMargin?: number;
+  rateLimit: RateLimitOptions;
+  logLevel: string;
+}
+
+/**
+ * Development keys: two projects, so that isolation can always be tried. Printed at start;
+ * for local use only. Real deployments pass --keys-file or DECISION_KEYS.
+ */
+export const DEV_PROJECTS: ProjectKeys[] = [
+  { projectId: 'proj_dev_a', keys: [`${KEY_PREFIX}dev_project_a_0123456789abcdef`] },
+  { projectId: 'proj_dev_b', keys: [`${KEY_PREFIX}dev_project_b_fedcba9876543210`] },
+];
+
+export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 200, burst: 400 };
+export const DEFAULT_ASSET_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Parses `proj_a=svc_live_x,svc_live_y;proj_b=svc_live_z`. */
+export function parseKeyList(text: string): ProjectKeys[] {
+  return text
+    .split(';')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [projectId, keys] = entry.split('=', 2);
+      if (!projectId || !keys) throw new Error(`Keys entry "${entry.replace(/=.*/, '=…')}" is not project=key[,key]`);
+      return { projectId: projectId.trim(), keys: keys.split(',').map((key) => key.trim()).filter(Boolean) };
+    })
+    .map(checkProject);
+}
+
+/** Reads a keys file: `{"projects": [{"id": "proj_a", "keys": ["svc_live_..."]}]}`. */
+export function readKeysFile(path: string): ProjectKeys[] {
+  const parsed = JSON.parse(readFileSync(path, 'utf8')) as { projects?: Array<{ id?: unknown; keys?: unknown }> };
+  if (!Array.isArray(parsed.projects)) throw new Error(`${path}: expected {"projects": [{"id": ..., "keys": [...]}]}`);
+  return parsed.projects.map((project) => checkProject({ projectId: String(project.id), keys: Array.isArray(project.keys) ? project.keys.map(String) : [] }));
+}
+
+function checkProject(project: ProjectKeys): ProjectKeys {
+  if (project.keys.length === 0) throw new Error(`Project ${project.projectId} has no keys`);
+  for (const key of project.keys) {
+    if (!key.startsWith(KEY_PREFIX) || key.length === KEY_PREFIX.length) throw new Error(`Project ${project.projectId}: keys must look like ${KEY_PREFIX}<secret>`);
+  }
+  return project;
+}
+
+export const USAGE = `Usage: npm run serve -- [options]
+
+  --port N                 port to listen on (env PORT; default 8080; 0 picks a free one)
+  --host HOST              address to bind (env HOST; default 127.0.0.1)
+  --data-dir DIR           where assets, decisions and feedback are stored (env DECISION_DATA_DIR; default .data/reference)
+  --keys-file FILE         JSON keys file: {"projects": [{"id": "proj_a", "keys": ["svc_live_..."]}]} (env DECISION_KEYS_FILE)
+  --keys LIST              proj_a=svc_live_x;proj_b=svc_live_y (env DECISION_KEYS); default: two development projects
+  --asset-ttl-seconds N    asset lifetime (env DECISION_ASSET_TTL_SECONDS; default 86400)
+  --abstain-margin X       abstain when top-1 minus top-2 probability is below X (env DECISION_ABSTAIN_MARGIN)
+  --rate-limit N[/BURST]   requests per second per key, and burst (env DECISION_RATE_LIMIT; default 200/400)
+  --log-level LEVEL        pino level: fatal, error, warn, info, debug (env LOG_LEVEL; default info)
+  --help                   print this help`;
+
+export function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'keys-file': { type: 'string' },
+      keys: { type: 'string' },
+      'asset-ttl-seconds': { type: 'string' },
+      'abstain-margin': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'log-level': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) return 'help';
+  const number = (name: string, text: string | undefined, fallback: number): number => {
+    if (text === undefined || text === '') return fallback;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number, got "${text}"`);
+    return value;
+  };
+  const keysFile = values['keys-file'] ?? env.DECISION_KEYS_FILE;
+  const keyList = values.keys ?? env.DECISION_KEYS;
+  const [perSecond, burst] = (values['rate-limit'] ?? env.DECISION_RATE_LIMIT ?? '').split('/');
+  const abstainMargin = values['abstain-margin'] ?? env.DECISION_ABSTAIN_MARGIN;
+  const rateLimitPerSecond = number('rate-limit', perSecond, DEFAULT_RATE_LIMIT.perSecond);
+  return {
+    port: number('port', values.port ?? env.PORT, 8080),
+    host: values.host ?? env.HOST ?? '127.0.0.1',
+    dataDir: values['data-dir'] ?? env.DECISION_DATA_DIR ?? '.data/reference',
+    projects: keysFile ? readKeysFile(keysFile) : keyList ? parseKeyList(keyList) : DEV_PROJECTS,
+    assetTtlMs: number('asset-ttl-seconds', values['asset-ttl-seconds'] ?? env.DECISION_ASSET_TTL_SECONDS, DEFAULT_ASSET_TTL_MS / 1000) * 1000,
+    ...(abstainMargin !== undefined ? { abstainMargin: number('abstain-margin', abstainMargin, 0) } : {}),
+    rateLimit: { perSecond: rateLimitPerSecond, burst: number('rate-limit', burst, Math.max(DEFAULT_RATE_LIMIT.burst, rateLimitPerSecond)) },
+    logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
+  };
+}

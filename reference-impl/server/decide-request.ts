@@ -1,0 +1,81 @@
+// Checks a decide body against the seed, in the order a caller can act on: modality, schema,
+// media counts, then the reference choices the schema leaves open.
+import { isObject, openapiDocument, referenceChoice, requestBodyValidator, type JsonObject, type Schemas, type ValidationIssue } from '../../spec/index.ts';
+import { failure, type ApiFailure } from './errors.ts';
+
+const schemas = (openapiDocument.components as JsonObject).schemas as JsonObject;
+const unsupportedPartTypes = (schemas.ContentPart as JsonObject)['x-unsupported-part-types'] as Record<string, { code: string }>;
+const mediaLimits = (schemas.ContentParts as JsonObject)['x-media-limits'] as Record<string, { max: number; code: string }>;
+const minOptions = referenceChoice<number>('id-format-and-count', 'min_options');
+const noulInstructionsRequired = referenceChoice<boolean>('noul-instructions-required', 'required');
+const validateDecideBody = requestBodyValidator('decide');
+
+/** ` (id "receipt")` when the pointer is inside a content part that has an id: the seed echoes part ids in errors. */
+export function partLabel(body: unknown, pointer: string): string {
+  const index = /^\/context\/(\d+)/.exec(pointer)?.[1];
+  if (index === undefined || !isObject(body) || !Array.isArray(body.context)) return '';
+  const part = body.context[Number(index)];
+  return isObject(part) && typeof part.id === 'string' ? ` (id ${JSON.stringify(part.id)})` : '';
+}
+
+function describeIssue(body: unknown, issue: ValidationIssue): string {
+  const where = `${issue.pointer || '/'}${partLabel(body, issue.pointer)}`;
+  const text = issue.message.slice(issue.message.indexOf(' ') + 1);
+  if (issue.keyword === 'additionalProperties') return `Unknown field at ${where}: ${text.replace('must NOT have additional properties: ', '')}.`;
+  return `${where}: ${text}.`;
+}
+
+/** The most specific issue: the deepest pointer, so a bad part is named rather than the whole context. */
+function mostSpecific(issues: ValidationIssue[]): ValidationIssue | undefined {
+  const specific = issues.filter((issue) => issue.keyword !== 'oneOf' && issue.keyword !== 'if');
+  return (specific.length > 0 ? specific : issues).reduce<ValidationIssue | undefined>(
+    (best, issue) => (!best || issue.pointer.split('/').length > best.pointer.split('/').length ? issue : best),
+    undefined,
+  );
+}
+
+export function checkDecideRequest(body: unknown): ApiFailure | undefined {
+  if (!isObject(body)) return failure('INVALID_REQUEST', 'The body must be a JSON object with context and questions.');
+
+  if (Array.isArray(body.context)) {
+    for (const [index, part] of body.context.entries()) {
+      const type = isObject(part) ? part.type : undefined;
+      const unsupported = typeof type === 'string' && Object.hasOwn(unsupportedPartTypes, type) ? unsupportedPartTypes[type] : undefined;
+      if (unsupported) {
+        return failure(unsupported.code, `/context/${index}${partLabel(body, `/context/${index}`)}: ${type} parts are not supported.`);
+      }
+    }
+  }
+
+  const result = validateDecideBody(body);
+  if (!result.valid) return failure('INVALID_REQUEST', describeIssue(body, mostSpecific(result.issues)!));
+
+  const request = body as unknown as Schemas['DecideRequest'];
+  if (Array.isArray(request.context)) {
+    const seen = new Map<string, number>();
+    for (const [index, part] of request.context.entries()) {
+      const limit = mediaLimits[part.type];
+      if (!limit) continue;
+      const count = (seen.get(part.type) ?? 0) + 1;
+      seen.set(part.type, count);
+      if (count > limit.max) {
+        return failure(limit.code, `/context/${index}${partLabel(body, `/context/${index}`)}: at most ${limit.max} ${part.type} part${limit.max === 1 ? '' : 's'} per request.`);
+      }
+    }
+  }
+
+  for (const [questionId, question] of Object.entries(request.questions)) {
+    const pointer = `/questions/${escapePointer(questionId)}`;
+    if ((question.type === 'choice' || question.type === 'multi') && Object.keys(question.options).length < minOptions) {
+      return failure('INVALID_OPTIONS', `${pointer}/options must have at least ${minOptions} option.`);
+    }
+    if (question.type === 'noul' && noulInstructionsRequired && typeof question.instructions !== 'string') {
+      return failure('INVALID_REQUEST', `${pointer}: noul questions need instructions.`);
+    }
+  }
+  return undefined;
+}
+
+export function escapePointer(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}

@@ -1,0 +1,81 @@
+// Durable, append-only records of decisions (ids only, never content) and of feedback on them,
+// so that feedback can be linked to a decision of the same project, across restarts.
+import { createWriteStream, existsSync, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+
+export interface DecisionRecord {
+  projectId: string;
+  requestId: string;
+  questionIds: string[];
+  createdAt: string;
+}
+
+export interface FeedbackRecord {
+  id: string;
+  projectId: string;
+  requestId: string;
+  answers: Record<string, { correct: boolean }>;
+  comment?: string;
+  createdAt: string;
+}
+
+export interface DecisionLog {
+  recordDecision(record: DecisionRecord): void;
+  findDecision(projectId: string, requestId: string): DecisionRecord | undefined;
+  hasFeedback(projectId: string, requestId: string, questionId: string): boolean;
+  recordFeedback(record: FeedbackRecord): void;
+  close(): Promise<void>;
+}
+
+const keyOf = (projectId: string, requestId: string): string => `${projectId}\u0000${requestId}`;
+
+/** Reads a JSON-lines file, skipping a torn last line or any corrupt line instead of failing. */
+function readLines<T>(path: string, onCorrupt: (line: number) => void): T[] {
+  if (!existsSync(path)) return [];
+  const records: T[] = [];
+  readFileSync(path, 'utf8').split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    try {
+      records.push(JSON.parse(line) as T);
+    } catch {
+      onCorrupt(index + 1);
+    }
+  });
+  return records;
+}
+
+export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line: number) => void = () => {}): DecisionLog {
+  mkdirSync(dataDir, { recursive: true });
+  const decisionsPath = join(dataDir, 'decisions.jsonl');
+  const feedbackPath = join(dataDir, 'feedback.jsonl');
+
+  const decisions = new Map<string, DecisionRecord>();
+  for (const record of readLines<DecisionRecord>(decisionsPath, (line) => onCorrupt(decisionsPath, line))) {
+    decisions.set(keyOf(record.projectId, record.requestId), record);
+  }
+  const answered = new Set<string>();
+  for (const record of readLines<FeedbackRecord>(feedbackPath, (line) => onCorrupt(feedbackPath, line))) {
+    for (const questionId of Object.keys(record.answers)) answered.add(keyOf(keyOf(record.projectId, record.requestId), questionId));
+  }
+
+  // Streams buffer appends, keeping file I/O off the decision's critical path.
+  const decisionsOut: WriteStream = createWriteStream(decisionsPath, { flags: 'a' });
+  const feedbackOut: WriteStream = createWriteStream(feedbackPath, { flags: 'a' });
+
+  return {
+    recordDecision(record) {
+      // A caller may reuse its own request id; feedback then links to the latest decision.
+      decisions.set(keyOf(record.projectId, record.requestId), record);
+      decisionsOut.write(`${JSON.stringify(record)}\n`);
+    },
+    findDecision: (projectId, requestId) => decisions.get(keyOf(projectId, requestId)),
+    hasFeedback: (projectId, requestId, questionId) => answered.has(keyOf(keyOf(projectId, requestId), questionId)),
+    recordFeedback(record) {
+      for (const questionId of Object.keys(record.answers)) answered.add(keyOf(keyOf(record.projectId, record.requestId), questionId));
+      feedbackOut.write(`${JSON.stringify(record)}\n`);
+    },
+    async close() {
+      await Promise.all([decisionsOut, feedbackOut].map((stream) => new Promise<void>((resolve) => stream.end(resolve))));
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// Every error, from any layer, leaves in the seed's error body: never Fastify's own shape,
+// never a stack trace, never request content in the logs.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { failure, sendFailure, type ApiFailure } from './errors.ts';
+
+/** Maps an error thrown by Fastify or a handler to the failure the caller sees. */
+export function failureForError(error: FastifyError, isUpload: boolean): ApiFailure | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return isUpload
+        ? failure('ASSET_TOO_LARGE', 'The file is over the largest size limit of any accepted type.')
+        : failure('PAYLOAD_TOO_LARGE', 'The request body is over 262144 bytes (256 KiB).');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return failure('UNSUPPORTED_MIME_TYPE', 'Send Content-Type: application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return failure('INVALID_REQUEST', 'The body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return failure('INVALID_REQUEST', 'The body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return failure('INVALID_REQUEST', 'The Content-Length header does not match the body.');
+  }
+  // JSON.parse's own SyntaxError quotes the body; its message is never passed on or logged.
+  if (error instanceof SyntaxError || (error as { type?: string }).type === 'entity.parse.failed') {
+    return failure('INVALID_REQUEST', 'The body is not valid JSON.');
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return failure('INVALID_REQUEST', 'The request could not be read.');
+  }
+  return undefined;
+}
+
+export function installErrorHandlers(app: FastifyInstance, uploadPath: string): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const mapped = failureForError(error, request.routeOptions.url === uploadPath);
+    if (mapped) return sendFailure(request, reply, mapped);
+    // Log what failed, not what was sent: the error's code and stack, never the body.
+    request.log.error({ err: { code: error.code, name: error.name, stack: error.stack } }, 'request failed');
+    return sendFailure(request, reply, failure('INTERNAL_ERROR', `Internal error; quote request id ${request.id} when reporting it.`));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendFailure(request, reply, failure('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+}

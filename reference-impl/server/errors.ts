@@ -1,0 +1,26 @@
+// The seed's one error body, and the statuses the reference server answers each code with.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorCode } from '../../spec/index.ts';
+
+export interface ErrorBody {
+  error: { code: string; message: string; request_id: string | null };
+}
+
+/** A failure a handler reports: the error code and a message naming the offending field. */
+export interface ApiFailure {
+  code: string;
+  message: string;
+  /** Extra response headers, e.g. Retry-After. */
+  headers?: Record<string, string>;
+}
+
+export function failure(code: string, message: string, headers?: Record<string, string>): ApiFailure {
+  return headers ? { code, message, headers } : { code, message };
+}
+
+/** Sends a failure in the seed's error body, with the status the spec states (or the reference status). */
+export function sendFailure(request: FastifyRequest, reply: FastifyReply, { code, message, headers }: ApiFailure): FastifyReply {
+  const body: ErrorBody = { error: { code, message, request_id: request.id } };
+  if (headers) reply.headers(headers);
+  return reply.code(errorCode(code).referenceStatus).type('application/json').send(body);
+}

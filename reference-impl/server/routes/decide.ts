@@ -1,0 +1,86 @@
+// POST /v1/decide (seed 2.1 to 2.4, 4.1, 8).
+import type { FastifyInstance } from 'fastify';
+import { referenceChoice, type Schemas } from '../../../spec/index.ts';
+import { familyOf } from '../../assets/families.ts';
+import { extractText } from '../../assets/media.ts';
+import { assetFailure, type AssetStore } from '../../assets/store.ts';
+import type { DecisionEngine } from '../../decision/index.ts';
+import { checkDecideRequest, partLabel } from '../decide-request.ts';
+import type { DecisionLog } from '../decision-log.ts';
+import { failure, sendFailure, type ApiFailure } from '../errors.ts';
+import { MODEL_ID } from './models.ts';
+
+const successStatus = referenceChoice<number>('decide-success-status', 'status');
+
+// Seed 2.2: a document part may also reference a page image (PNG, JPEG or WebP).
+// Any other family mismatch is the reference choice of open point part-asset-family.
+const FAMILIES_BY_PART: Record<string, string[]> = { image: ['image'], document: ['document', 'image'], audio: ['audio'] };
+
+type Part = Exclude<Schemas['DecideRequest']['context'], string>[number];
+
+export interface DecideDependencies {
+  engine: DecisionEngine;
+  assets: AssetStore;
+  decisions: DecisionLog;
+  now: () => Date;
+}
+
+/** The text the model reads: a string context as is, or the parts joined with newlines, in order. */
+async function contextText(
+  body: Schemas['DecideRequest'],
+  projectId: string,
+  assets: AssetStore,
+): Promise<{ text: string } | { failure: ApiFailure }> {
+  if (typeof body.context === 'string') return { text: body.context };
+  const pieces: string[] = [];
+  for (const [index, part] of (body.context as Part[]).entries()) {
+    if (part.type === 'text') {
+      pieces.push(part.text);
+      continue;
+    }
+    const where = `/context/${index}${partLabel(body, `/context/${index}`)}`;
+    const found = await assets.readBytes(projectId, part.asset_id);
+    if (!found.ok) {
+      const { code, message } = assetFailure(found.reason, part.asset_id);
+      return { failure: failure(code, `${where}: ${message}`) };
+    }
+    const family = familyOf(found.asset.mime_type);
+    if (!FAMILIES_BY_PART[part.type]?.includes(family)) {
+      return { failure: failure('INVALID_REQUEST', `${where}: a ${part.type} part cannot reference a ${found.asset.mime_type} asset.`) };
+    }
+    // Media are read as far as this server can: text assets feed the scorer; other media add
+    // nothing yet, and the answer's abstain flag stays advisory (seed 2.4).
+    const text = extractText(found.bytes, found.asset.mime_type);
+    if (text) pieces.push(text);
+  }
+  return { text: pieces.join('\n') };
+}
+
+export function registerDecide(app: FastifyInstance, deps: DecideDependencies): void {
+  app.post('/v1/decide', async (request, reply) => {
+    const invalid = checkDecideRequest(request.body);
+    if (invalid) return sendFailure(request, reply, invalid);
+    const body = request.body as Schemas['DecideRequest'];
+
+    const context = await contextText(body, request.projectId, deps.assets);
+    if ('failure' in context) return sendFailure(request, reply, context.failure);
+
+    let decision;
+    try {
+      decision = await deps.engine.decide(context.text, body.questions);
+    } catch (error) {
+      request.log.error({ err: { name: (error as Error).name, stack: (error as Error).stack } }, 'scoring failed');
+      const code = Array.isArray(body.context) && body.context.some((part) => part.type !== 'text') ? 'MULTIMODAL_INFERENCE_FAILED' : 'INFERENCE_FAILED';
+      return sendFailure(request, reply, failure(code, 'The model failed to score this request.'));
+    }
+
+    deps.decisions.recordDecision({
+      projectId: request.projectId,
+      requestId: request.id,
+      questionIds: Object.keys(body.questions),
+      createdAt: deps.now().toISOString(),
+    });
+    const response: Schemas['DecideResponse'] = { model: MODEL_ID, answers: decision.answers, usage: { input_tokens: decision.inputTokens } };
+    return reply.code(successStatus).send(response);
+  });
+}

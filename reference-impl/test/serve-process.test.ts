@@ -1,0 +1,55 @@
+// `npm run serve` as a user runs it: prints its address and dev keys, answers, and on SIGTERM
+// finishes the requests in flight before exiting.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+import { pngImage } from '../../conformance/samples/media.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+test('serve prints the base URL and dev keys, and a SIGTERM lets an in-flight upload finish', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'decision-serve-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-impl/serve.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let out = '';
+    const baseUrl = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+        if (url && out.includes('proj_dev_b')) resolve(url);
+      });
+      child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+    });
+    const key = /Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1];
+    expect(key).toMatch(/^svc_live_/);
+
+    const bytes = pngImage({ totalBytes: 400_000 });
+    const { port } = new URL(baseUrl);
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/assets', headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png', 'content-length': bytes.length } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      // Half the body now, the signal, then the rest: the request is in flight when SIGTERM arrives.
+      req.write(bytes.subarray(0, 200_000));
+      setTimeout(() => {
+        child.kill('SIGTERM');
+        setTimeout(() => req.end(bytes.subarray(200_000)), 300);
+      }, 200);
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const reply = await response;
+    expect(reply.status).toBe(201);
+    expect(JSON.parse(reply.body).object).toBe('asset');
+    expect(await exited).toBe(0);
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,62 @@
+// Authentication on every /v1 operation (seed 5) and per-key rate limiting (open point rate-limits).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { operations } from '../../spec/index.ts';
+import { call, KEY_A, KEY_B, startServer, type RunningServer } from './support/server.ts';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => server.stop());
+
+const v1Operations = operations.filter((op) => op.requiresKey);
+const concretePath = (path: string) => path.replace('{asset_id}', 'asset_0123456789abcdef');
+
+describe('every /v1 operation answers 401 UNAUTHORIZED in the error body', () => {
+  const badHeaders: Array<[string, Record<string, string>]> = [
+    ['no Authorization header', {}],
+    ['an unknown key', { authorization: 'Bearer svc_live_not_a_known_key' }],
+    ['a key without the svc_live_ prefix', { authorization: `Bearer ${KEY_A.replace('svc_live_', 'sk_')}` }],
+    ['the prefix alone', { authorization: 'Bearer svc_live_' }],
+    ['another scheme', { authorization: `Basic ${KEY_A}` }],
+    ['a key with a trailing extra token', { authorization: `Bearer ${KEY_A} extra` }],
+  ];
+  for (const op of v1Operations) {
+    test.each(badHeaders)(`${op.method.toUpperCase()} ${op.path} with %s`, async (_name, headers) => {
+      const reply = await call(server, op.method.toUpperCase(), concretePath(op.path), { key: null, headers, body: op.method === 'post' ? {} : undefined });
+      expect(reply.status).toBe(401);
+      expect(reply.json.error.code).toBe('UNAUTHORIZED');
+      expect(reply.json.error.request_id).toBe(reply.headers['x-request-id']);
+    });
+  }
+});
+
+test('the Bearer scheme name is case-insensitive (RFC 9110), the key is not', async () => {
+  expect((await call(server, 'GET', '/v1/models', { key: null, headers: { authorization: `bearer ${KEY_A}` } })).status).toBe(200);
+  expect((await call(server, 'GET', '/v1/models', { key: null, headers: { authorization: `Bearer ${KEY_A.toUpperCase()}` } })).status).toBe(401);
+});
+
+test('keys of both projects are accepted', async () => {
+  expect((await call(server, 'GET', '/v1/models', { key: KEY_A })).status).toBe(200);
+  expect((await call(server, 'GET', '/v1/models', { key: KEY_B })).status).toBe(200);
+});
+
+describe('rate limiting', () => {
+  let limited: RunningServer;
+  beforeAll(async () => {
+    limited = await startServer({ rateLimit: { perSecond: 1, burst: 2 } });
+  });
+  afterAll(async () => limited.stop());
+
+  test('over the per-key budget: 429 RATE_LIMITED with Retry-After; other keys unaffected; refills with time', async () => {
+    expect((await call(limited, 'GET', '/v1/models')).status).toBe(200);
+    expect((await call(limited, 'GET', '/v1/models')).status).toBe(200);
+    const third = await call(limited, 'GET', '/v1/models');
+    expect(third.status).toBe(429);
+    expect(third.json.error.code).toBe('RATE_LIMITED');
+    expect(Number(third.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await call(limited, 'GET', '/v1/models', { key: KEY_B })).status).toBe(200);
+    limited.advance(1_000);
+    expect((await call(limited, 'GET', '/v1/models')).status).toBe(200);
+  });
+});

@@ -1,0 +1,49 @@
+// Numbers and words shared by the renderers, so that every report says the same thing the same way.
+import type { RunReport, Verdict } from './run-report.ts';
+
+/** A duration for people: "840 ms", "12.4 s", "3 min 05 s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+}
+
+/** A latency figure: one decimal below 10 ms, whole milliseconds above. */
+export function formatMs(ms: number): string {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
+
+/** The first 12 hex digits of a hash: enough to tell two specs apart at a glance. */
+export function shortSha(sha256: string): string {
+  return sha256.slice(0, 12);
+}
+
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+export function describeTarget(target: RunReport['target']): string {
+  return target.embedded ? `${target.base_url} (the kit's embedded reference server)` : target.base_url;
+}
+
+/** The headline of a run, in words. */
+export function verdictHeadline(verdict: Verdict, summary: RunReport['summary']): string {
+  const shouldFailed = summary.fail - summary.must_failed;
+  switch (verdict) {
+    case 'fail':
+      return `FAILED: ${plural(summary.must_failed, 'MUST check')} failed${shouldFailed > 0 ? `, and ${plural(shouldFailed, 'SHOULD check')}` : ''}`;
+    case 'warn':
+      return `PASSED with warnings: every MUST check passed; ${plural(shouldFailed, 'SHOULD check')} failed`;
+    case 'pass':
+      return 'PASSED: every MUST and SHOULD check that ran passed';
+    case 'empty':
+      return 'NOTHING RAN: every check was skipped or none was selected';
+  }
+}
+
+/** The first line of a message, cut to `limit` characters: for summaries that have one line per check. */
+export function firstLine(text: string, limit = 160): string {
+  const line = text.split(/\r?\n/, 1)[0] ?? '';
+  return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
+}

@@ -1,0 +1,48 @@
+// Latency per operation, from every exchange of a run.
+
+export interface LatencyStats {
+  count: number;
+  p50_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  max_ms: number;
+}
+
+export interface TimedExchange {
+  operation_id?: string;
+  duration_ms: number;
+  /** Exchanges that ended in a transport error are left out: their duration measures the kit's timeout, not the server. */
+  transport_error?: string;
+}
+
+/** Nearest-rank percentile of ascending `sorted` (non-empty): a value that was actually measured, never an interpolation. */
+export function percentile(sorted: readonly number[], p: number): number {
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1]!;
+}
+
+/**
+ * operationId -> stats, keys in alphabetical order so that two runs compare line by line.
+ * Requests to paths the spec does not describe (unknown routes) have no operationId and are not counted.
+ */
+export function latencyByOperation(exchanges: Iterable<TimedExchange>): Record<string, LatencyStats> {
+  const durations = new Map<string, number[]>();
+  for (const exchange of exchanges) {
+    if (!exchange.operation_id || exchange.transport_error !== undefined) continue;
+    const list = durations.get(exchange.operation_id) ?? [];
+    list.push(exchange.duration_ms);
+    durations.set(exchange.operation_id, list);
+  }
+  const stats: Record<string, LatencyStats> = {};
+  for (const operationId of [...durations.keys()].sort()) {
+    const sorted = durations.get(operationId)!.sort((a, b) => a - b);
+    stats[operationId] = {
+      count: sorted.length,
+      p50_ms: percentile(sorted, 50),
+      p90_ms: percentile(sorted, 90),
+      p99_ms: percentile(sorted, 99),
+      max_ms: sorted[sorted.length - 1]!,
+    };
+  }
+  return stats;
+}

@@ -1,0 +1,55 @@
+// summary.md: a short Markdown summary for CI job pages (GitHub's step summary, GitLab's MR
+// widgets): the outcome, the counts, and the failing MUST checks in one line each. It stays
+// under 60 lines whatever the run, and points to report.html for the rest.
+import { markdownCode, markdownInline } from './escape.ts';
+import { firstLine, formatDuration, shortSha, verdictHeadline } from './format.ts';
+import { verdictOf, type CheckReport, type RunReport, type Verdict } from './run-report.ts';
+
+const MUST_LISTED = 20;
+const SHOULD_LISTED = 8;
+
+const VERDICT_MARK: Record<Verdict, string> = { fail: '❌', warn: '⚠️', pass: '✅', empty: '⚪' };
+
+export function renderMarkdown(report: RunReport): string {
+  const { summary, warmup } = report;
+  const verdict = verdictOf(summary);
+  const shouldFailed = summary.fail - summary.must_failed;
+  const observed = report.checks.filter((check) => check.status === 'observed');
+  const matching = observed.filter((check) => check.observation?.matches_reference === true).length;
+  const lines = [
+    `## ${VERDICT_MARK[verdict]} Decision Service conformance: ${markdownInline(verdictHeadline(verdict, summary))}`,
+    '',
+    [
+      `Target ${markdownCode(report.target.base_url)}${report.target.embedded ? " (the kit's embedded reference server)" : ''}`,
+      `spec ${markdownInline(report.spec.version)} (${markdownCode(shortSha(report.spec.sha256))})`,
+      `kit ${markdownInline(`${report.kit.name} ${report.kit.version}`)}`,
+      `seed ${report.seed}`,
+      `ran in ${formatDuration(report.duration_ms)}`,
+      warmup.ok ? `warm-up ok in ${formatDuration(warmup.duration_ms)}` : `**warm-up failed** after ${formatDuration(warmup.duration_ms)}`,
+    ].join(' · '),
+    ...(!warmup.ok && warmup.message !== undefined ? ['', `> Warm-up: ${markdownInline(firstLine(warmup.message, 300))}`] : []),
+    '',
+    '| Outcome | Checks |',
+    '| --- | ---: |',
+    `| MUST failed | ${summary.must_failed > 0 ? `**${summary.must_failed}**` : '0'} |`,
+    `| SHOULD failed | ${shouldFailed} |`,
+    `| Passed | ${summary.pass} |`,
+    `| Observed (open points) | ${summary.observed}${summary.observed > 0 ? ` (${matching} as the reference server)` : ''} |`,
+    `| Skipped | ${summary.skip} |`,
+    `| **Total** | **${summary.total}** |`,
+    ...failureList('Failing MUST checks', report.checks.filter((check) => check.status === 'fail' && check.level === 'MUST'), MUST_LISTED),
+    ...failureList('Failing SHOULD checks', report.checks.filter((check) => check.status === 'fail' && check.level !== 'MUST'), SHOULD_LISTED),
+    '',
+    'Details, evidence and curl lines: `report.html`. For machines: `results.json`, `junit.xml`.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function failureList(heading: string, failures: CheckReport[], limit: number): string[] {
+  if (failures.length === 0) return [];
+  const listed = failures.slice(0, limit).map(
+    (check) => `- ${markdownCode(check.id)} (${markdownInline(check.area)}): ${markdownInline(firstLine(check.message ?? 'failed without a message'))}`,
+  );
+  const more = failures.length > limit ? [`- … and ${failures.length - limit} more in \`report.html\``] : [];
+  return ['', `### ${heading} (${failures.length})`, '', ...listed, ...more];
+}

@@ -1,0 +1,46 @@
+// The last line of defence for keys: every string of a report, keys of objects included, is
+// scrubbed of every secret the run used. conformance/http.ts already redacts what it records;
+// this pass also catches what a check wrote itself (a note, a message, an observation).
+
+/** What a secret becomes: the public `svc_live_` prefix survives (it says which kind of key it was), the secret part never does. */
+export function maskOf(secret: string): string {
+  const prefix = 'svc_live_';
+  return secret.startsWith(prefix) && secret.length > prefix.length ? `${prefix}***` : '***';
+}
+
+/** Replaces every occurrence of every secret, in clear or URL-encoded, with its mask. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of spellings(secrets)) out = out.split(secret).join(maskOf(secret));
+  return out;
+}
+
+/** A deep copy of `value` with every string (values and property names) redacted. */
+export function redactDeep<T>(value: T, secrets: readonly string[]): T {
+  const forms = spellings(secrets);
+  if (forms.length === 0) return value;
+  const scrub = (text: string): string => redactText(text, forms);
+  const visit = (node: unknown): unknown => {
+    if (typeof node === 'string') return scrub(node);
+    if (Array.isArray(node)) return node.map(visit);
+    if (node !== null && typeof node === 'object') {
+      return Object.fromEntries(Object.entries(node).map(([key, child]) => [scrub(key), visit(child)]));
+    }
+    return node;
+  };
+  return visit(value) as T;
+}
+
+/**
+ * Each secret as it may be written: in clear and URL-encoded (a key pasted into a query
+ * string). Longest first, so that a secret containing another is masked whole.
+ */
+function spellings(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (!secret) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponent(secret));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}

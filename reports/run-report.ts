@@ -1,0 +1,213 @@
+// The run model: everything a report shows, in one plain object (the content of results.json).
+// Every renderer is a function of this object alone, so what people read in report.html and
+// what CI reads in junit.xml can never disagree.
+import { readFileSync } from 'node:fs';
+import type { CheckResult, CheckStatus, Level } from '../conformance/check.ts';
+import type { Target } from '../conformance/context.ts';
+import type { Exchange } from '../conformance/http.ts';
+import { openPoints, specSha256, specVersion } from '../spec/index.ts';
+import { latencyByOperation, type LatencyStats } from './latency.ts';
+import { redactDeep } from './redaction.ts';
+
+export type { LatencyStats } from './latency.ts';
+
+/** Bumped only by breaking changes to results.json; fields may be added within a version (see README.md). */
+export const RESULTS_SCHEMA_VERSION = 1;
+
+/** The kit's name and version, as package.json states them. */
+const kitIdentity: RunReport['kit'] = (() => {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+  return { name: manifest.name, version: manifest.version };
+})();
+
+export interface RunReport {
+  schema_version: typeof RESULTS_SCHEMA_VERSION;
+  kit: { name: string; version: string };
+  spec: { version: string; sha256: string };
+  /** Where the checks ran. Keys are never part of a report. */
+  target: { base_url: string; embedded: boolean; capabilities: string[]; second_key: boolean };
+  /** The seed of generated data, to replay the run. */
+  seed: number;
+  suites: string[];
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  warmup: { duration_ms: number; ok: boolean; message?: string };
+  summary: RunSummary;
+  checks: CheckReport[];
+  /** The spec's open points that the run's OBSERVE checks looked at, with the reference server's choice. */
+  open_points: OpenPointReport[];
+  /** operationId -> latency of every response received for it. */
+  latency: Record<string, LatencyStats>;
+}
+
+export interface RunSummary {
+  total: number;
+  pass: number;
+  fail: number;
+  skip: number;
+  observed: number;
+  must_failed: number;
+}
+
+export interface CheckReport {
+  id: string;
+  level: Level;
+  area: string;
+  seed_sections: string[];
+  title: string;
+  status: CheckStatus;
+  duration_ms: number;
+  /** Why it failed (expectation and observation) or why it was skipped. */
+  message?: string;
+  open_point?: string;
+  observation?: { summary: string; reference?: string; matches_reference?: boolean };
+  notes: string[];
+  evidence: EvidenceReport[];
+}
+
+export interface EvidenceReport {
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string };
+  transport_error?: string;
+  duration_ms: number;
+  operation_id?: string;
+  curl: string;
+}
+
+export interface OpenPointReport {
+  id: string;
+  seed_section: string;
+  /** What the seed leaves open. */
+  open: string;
+  /** What the bundled reference server does. */
+  reference_choice: string;
+}
+
+/** The facts of one run, as the runner and the command line know them. */
+export interface RunFacts {
+  results: readonly CheckResult[];
+  target: Pick<Target, 'baseUrl' | 'capabilities' | 'hasSecondKey'> & { embedded: boolean };
+  seed: number;
+  suites: readonly string[];
+  startedAt: Date;
+  finishedAt: Date;
+  warmup: { durationMs: number; ok: boolean; message?: string };
+  /** Every key the run used. None of them appears anywhere in the report, whoever wrote it where. */
+  secrets: readonly string[];
+}
+
+export function buildRunReport(facts: RunFacts): RunReport {
+  const checks = facts.results.map(checkReport);
+  const report: RunReport = {
+    schema_version: RESULTS_SCHEMA_VERSION,
+    kit: kitIdentity,
+    spec: { version: specVersion, sha256: specSha256 },
+    target: {
+      base_url: facts.target.baseUrl,
+      embedded: facts.target.embedded,
+      capabilities: [...facts.target.capabilities],
+      second_key: facts.target.hasSecondKey,
+    },
+    seed: facts.seed,
+    suites: [...facts.suites],
+    started_at: facts.startedAt.toISOString(),
+    finished_at: facts.finishedAt.toISOString(),
+    duration_ms: milliseconds(facts.finishedAt.getTime() - facts.startedAt.getTime()),
+    warmup: {
+      duration_ms: milliseconds(facts.warmup.durationMs),
+      ok: facts.warmup.ok,
+      ...(facts.warmup.message !== undefined ? { message: facts.warmup.message } : {}),
+    },
+    summary: summarize(checks),
+    checks,
+    open_points: openPointsCitedBy(checks),
+    latency: latencyByOperation(checks.flatMap((check) => check.evidence)),
+  };
+  return redactDeep(report, facts.secrets);
+}
+
+export function summarize(checks: readonly Pick<CheckReport, 'status' | 'level'>[]): RunSummary {
+  const count = (status: CheckStatus) => checks.filter((check) => check.status === status).length;
+  return {
+    total: checks.length,
+    pass: count('pass'),
+    fail: count('fail'),
+    skip: count('skip'),
+    observed: count('observed'),
+    must_failed: checks.filter((check) => check.status === 'fail' && check.level === 'MUST').length,
+  };
+}
+
+/**
+ * The one-word outcome every renderer leads with. A failed SHOULD check does not fail a run
+ * (the seed only implies it), but it is never reported as a clean pass either.
+ */
+export type Verdict = 'fail' | 'warn' | 'pass' | 'empty';
+
+export function verdictOf(summary: RunSummary): Verdict {
+  if (summary.must_failed > 0) return 'fail';
+  if (summary.fail > 0) return 'warn';
+  return summary.total - summary.skip > 0 ? 'pass' : 'empty';
+}
+
+/** Areas in the order the run met them, each with its checks. */
+export function checksByArea(checks: readonly CheckReport[]): Map<string, CheckReport[]> {
+  const areas = new Map<string, CheckReport[]>();
+  for (const check of checks) areas.set(check.area, [...(areas.get(check.area) ?? []), check]);
+  return areas;
+}
+
+function checkReport(result: CheckResult): CheckReport {
+  return {
+    id: result.id,
+    level: result.level,
+    area: result.area,
+    seed_sections: [...result.seedSections],
+    title: result.title,
+    status: result.status,
+    duration_ms: milliseconds(result.durationMs),
+    ...(result.message !== undefined ? { message: result.message } : {}),
+    ...(result.openPoint !== undefined ? { open_point: result.openPoint } : {}),
+    ...(result.observation
+      ? {
+          observation: {
+            summary: result.observation.summary,
+            ...(result.observation.reference !== undefined ? { reference: result.observation.reference } : {}),
+            ...(result.observation.matchesReference !== undefined ? { matches_reference: result.observation.matchesReference } : {}),
+          },
+        }
+      : {}),
+    notes: [...result.notes],
+    evidence: result.exchanges.map(evidenceReport),
+  };
+}
+
+function evidenceReport(exchange: Exchange): EvidenceReport {
+  const { request, response } = exchange;
+  return {
+    request: {
+      method: request.method,
+      url: request.url,
+      headers: { ...request.headers },
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    },
+    ...(response ? { response: { status: response.status, headers: { ...response.headers }, body: response.body } } : {}),
+    ...(exchange.transportError !== undefined ? { transport_error: exchange.transportError } : {}),
+    duration_ms: milliseconds(exchange.durationMs),
+    ...(exchange.operationId !== undefined ? { operation_id: exchange.operationId } : {}),
+    curl: exchange.curl,
+  };
+}
+
+function openPointsCitedBy(checks: readonly CheckReport[]): OpenPointReport[] {
+  const cited = new Set(checks.map((check) => check.open_point).filter((id) => id !== undefined));
+  return openPoints
+    .filter((point) => cited.has(point.id))
+    .map((point) => ({ id: point.id, seed_section: point.seedSection, open: point.open, reference_choice: point.referenceChoice.summary }));
+}
+
+/** Durations to a tenth of a millisecond: finer digits are timer noise and make reports harder to diff. */
+function milliseconds(ms: number): number {
+  return Math.max(0, Math.round(ms * 10) / 10);
+}

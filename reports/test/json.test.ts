@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { renderJson } from '../json.ts';
+import { sampleRunReport } from './sample-run.ts';
+
+const schema = JSON.parse(readFileSync(new URL('../results.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats(ajv);
+const validate = ajv.compile(schema);
+
+type Mutable = Record<string, any>;
+const results = () => JSON.parse(renderJson(sampleRunReport())) as Mutable;
+
+describe('results.json', () => {
+  it('validates against results.schema.json', () => {
+    const valid = validate(results());
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('is a JSON Schema 2020-12 document that describes every property it declares', () => {
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    const undescribed: string[] = [];
+    const visit = (node: unknown, path: string) => {
+      if (node === null || typeof node !== 'object') return;
+      const properties = (node as Mutable).properties as Mutable | undefined;
+      for (const [name, child] of Object.entries(properties ?? {})) {
+        // A property whose type is a shared definition may carry its description there.
+        const definition = typeof child.$ref === 'string' ? (schema.$defs as Mutable)[child.$ref.replace('#/$defs/', '')] : undefined;
+        const described = typeof child.description === 'string' || typeof definition?.description === 'string';
+        if (!described) undescribed.push(`${path}/${name}`);
+      }
+      for (const [key, child] of Object.entries(node)) visit(child, `${path}/${key}`);
+    };
+    visit(schema, '');
+    expect(undescribed).toEqual([]);
+  });
+
+  it.each<[string, (doc: Mutable) => void]>([
+    ['another schema version', (doc) => (doc.schema_version = 2)],
+    ['no summary', (doc) => delete doc.summary],
+    ['an unknown status', (doc) => (doc.checks[0].status = 'passed')],
+    ['an unknown level', (doc) => (doc.checks[0].level = 'MAY')],
+    ['a camelCase field', (doc) => (doc.checks[0].durationMs = doc.checks[0].duration_ms)],
+    ['a negative count', (doc) => (doc.summary.fail = -1)],
+    ['a start time that is not a date-time', (doc) => (doc.started_at = 'yesterday')],
+    ['a spec hash that is not sha256 hex', (doc) => (doc.spec.sha256 = 'abc')],
+    ['an exchange with neither response nor transport error', (doc) => delete doc.checks[0].evidence[0].response],
+    ['a header value that is not a string', (doc) => (doc.checks[0].evidence[0].request.headers['x-n'] = 1)],
+    ['a latency entry without p99', (doc) => delete doc.latency.decide.p99_ms],
+    ['a key in the target', (doc) => (doc.target.api_key = 'svc_live_x')],
+  ])('rejects a file with %s', (_, mutate) => {
+    const doc = results();
+    mutate(doc);
+    expect(validate(doc)).toBe(false);
+  });
+
+  it('is indented JSON ending with a newline, for diffs', () => {
+    const text = renderJson(sampleRunReport());
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text.split('\n')[1]).toBe('  "schema_version": 1,');
+  });
+});

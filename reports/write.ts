@@ -1,0 +1,42 @@
+// Writes the four reports of a run into one directory.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderHtml } from './html.ts';
+import { renderJson } from './json.ts';
+import { renderJunit } from './junit.ts';
+import { renderMarkdown } from './markdown.ts';
+import type { RunReport } from './run-report.ts';
+
+export interface ReportPaths {
+  json: string;
+  junit: string;
+  html: string;
+  markdown: string;
+}
+
+/** The file names are part of the contract with CI configurations: change them only with a schema version bump. */
+export const REPORT_FILES: Readonly<ReportPaths> = { json: 'results.json', junit: 'junit.xml', html: 'report.html', markdown: 'summary.md' };
+
+export async function writeReports(report: RunReport, dir: string): Promise<ReportPaths> {
+  await mkdir(dir, { recursive: true });
+  const paths: ReportPaths = {
+    json: join(dir, REPORT_FILES.json),
+    junit: join(dir, REPORT_FILES.junit),
+    html: join(dir, REPORT_FILES.html),
+    markdown: join(dir, REPORT_FILES.markdown),
+  };
+  await Promise.all([
+    writeFile(paths.json, renderJson(report), 'utf8'),
+    writeFile(paths.junit, renderJunit(report), 'utf8'),
+    writeFile(paths.html, renderHtml(report), 'utf8'),
+    writeFile(paths.markdown, renderMarkdown(report), 'utf8'),
+  ]);
+  return paths;
+}
+
+/** reports/out/<UTC timestamp>/ of the kit, e.g. reports/out/2025-11-22T11-04-05Z/ (no colons: they are not allowed in Windows file names). */
+export function defaultReportDir(now: Date): string {
+  const stamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+  return join(fileURLToPath(new URL('./out/', import.meta.url)), stamp);
+}
