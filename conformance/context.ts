@@ -9,10 +9,11 @@ export interface Target {
   /** Whether a key of a second project was given. */
   hasSecondKey: boolean;
   /**
-   * The target's asset lifetime when the caller knows it (e.g. the embedded reference server
-   * started with a short TTL); undefined means the seed's default of 24 hours is expected.
+   * A key of a project whose assets expire quickly, and that lifetime, when the target has one
+   * (the embedded reference server does; others via --expiry-api-key and --expiry-ttl-seconds).
+   * Without it, expiry cannot be seen within a run.
    */
-  assetTtlMs?: number;
+  shortTtl?: { key: string; ttlMs: number };
 }
 
 /** One project's view of the API. */
@@ -30,6 +31,8 @@ export interface CheckContext {
   a: ApiClient;
   /** Calls with the second project's key; only for checks that declare `requires.secondKey`. */
   b: ApiClient;
+  /** Calls with the short-lifetime project's key, when the target has one (see Target.shortTtl). */
+  expiring?: { client: ApiClient; ttlMs: number };
   /** Calls with no Authorization header at all. */
   anonymous: ApiClient;
   /** Calls with an arbitrary Authorization value (or none). */
@@ -75,6 +78,7 @@ export function createCheckContext({ target, http, keyA, keyB, observe, note }: 
     target,
     a,
     b: keyB ? apiClient(http, keyB) : missingB,
+    ...(target.shortTtl ? { expiring: { client: apiClient(http, target.shortTtl.key), ttlMs: target.shortTtl.ttlMs } } : {}),
     anonymous: apiClient(http, null),
     withKey: (key) => apiClient(http, key),
     fail(expected, observed) {

@@ -44,7 +44,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   const unmet = unmetRequirement(check, options.target);
   if (unmet) return finish({ status: 'skip', message: unmet });
 
-  const secrets = [options.keyA, options.keyB ?? ''].filter(Boolean);
+  const secrets = [options.keyA, options.keyB ?? '', options.target.shortTtl?.key ?? ''].filter(Boolean);
   const http = createHttp({ baseUrl: options.target.baseUrl, timeoutMs: options.timeoutMs, secrets, record: (exchange) => exchanges.push(exchange) });
   const reference = check.openPoint ? openPoint(check.openPoint).referenceChoice.summary : undefined;
   const context = createCheckContext({

@@ -1031,7 +1031,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecideResponse"];
                 };
             };
-            /** @description Invalid request, an unsupported modality, invalid options, or too many media parts of one kind. */
+            /** @description Invalid request, an unsupported modality, invalid options, too many media parts of one kind, or a referenced file that cannot be decoded. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1075,16 +1075,6 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["NotJson"];
-            /** @description A referenced file could not be read (reference statuses of name-only codes). */
-            422: {
-                headers: {
-                    "X-Request-ID": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             429: components["responses"]["RateLimited"];
             /** @description The service failed to answer. */
             500: {
@@ -1240,7 +1230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Asset"];
                 };
             };
-            /** @description Invalid request, such as an empty body. */
+            /** @description Invalid request, such as an empty body, or a file of the declared type that cannot be decoded (reference status of DECODE_FAILED). */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1253,7 +1243,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["Forbidden"];
-            /** @description The file is over the size limit of its family. */
+            /** @description The file is over the size limit of its family; as reference statuses, a document over 20 pages or audio over 30 s (seed 8 lists those limits with the file sizes). */
             413: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1265,16 +1255,6 @@ export interface operations {
             };
             /** @description The type is not supported, or the content does not match the declared type. */
             415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The file is within its size limit but cannot be used (reference statuses of name-only codes). */
-            422: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;

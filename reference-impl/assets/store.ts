@@ -45,7 +45,8 @@ export type ReadBytesResult = { ok: true; asset: Schemas['Asset']; bytes: Uint8A
 export type RemoveResult = { ok: true; deleted: Schemas['DeletedAsset'] } | { ok: false; reason: AssetLookupFailure };
 
 export interface AssetStore {
-  put(projectId: string, bytes: Uint8Array, mimeType: AcceptedMimeType): Promise<Schemas['Asset']>;
+  /** Stores a file; `ttlMs` overrides the store's lifetime (a project configured with a shorter one). */
+  put(projectId: string, bytes: Uint8Array, mimeType: AcceptedMimeType, ttlMs?: number): Promise<Schemas['Asset']>;
   lookup(projectId: string, assetId: string): LookupResult;
   readBytes(projectId: string, assetId: string): Promise<ReadBytesResult>;
   remove(projectId: string, assetId: string): Promise<RemoveResult>;
@@ -97,7 +98,7 @@ export async function openAssetStore(options: AssetStoreOptions): Promise<AssetS
   }
 
   return {
-    async put(projectId, bytes, mimeType) {
+    async put(projectId, bytes, mimeType, ttlMs = options.ttlMs) {
       if (projectId === '') throw new Error('An asset needs a project');
       const id = newAssetId();
       const createdAt = now();
@@ -108,7 +109,7 @@ export async function openAssetStore(options: AssetStoreOptions): Promise<AssetS
         size_bytes: bytes.length,
         sha256: createHash('sha256').update(bytes).digest('hex'),
         created_at: new Date(createdAt).toISOString(),
-        expires_at: new Date(createdAt + options.ttlMs).toISOString(),
+        expires_at: new Date(createdAt + ttlMs).toISOString(),
       };
       const record: AssetRecord = { projectId, asset, state: 'active' };
       await writeFileAtomic(bytesPath(id), bytes);

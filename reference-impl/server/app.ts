@@ -70,7 +70,8 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
     registerDecide(v1, { engine, assets, decisions, now: clock });
     registerFeedback(v1, { decisions, now: clock });
     registerModels(v1);
-    await registerAssets(v1, { assets });
+    const projectTtl = new Map(options.projects.flatMap((project) => (project.assetTtlMs ? [[project.projectId, project.assetTtlMs] as const] : [])));
+    await registerAssets(v1, { assets, ttlOf: (projectId) => projectTtl.get(projectId) });
   });
 
   const purge = setInterval(() => {

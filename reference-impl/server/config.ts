@@ -41,11 +41,22 @@ export function parseKeyList(text: string): ProjectKeys[] {
     .map(checkProject);
 }
 
-/** Reads a keys file: `{"projects": [{"id": "proj_a", "keys": ["svc_live_..."]}]}`. */
+/**
+ * Reads a keys file: `{"projects": [{"id": "proj_a", "keys": ["svc_live_..."], "asset_ttl_seconds": 5}]}`;
+ * `asset_ttl_seconds` is optional and gives that project's uploads a shorter lifetime.
+ */
 export function readKeysFile(path: string): ProjectKeys[] {
-  const parsed = JSON.parse(readFileSync(path, 'utf8')) as { projects?: Array<{ id?: unknown; keys?: unknown }> };
+  const parsed = JSON.parse(readFileSync(path, 'utf8')) as { projects?: Array<{ id?: unknown; keys?: unknown; asset_ttl_seconds?: unknown }> };
   if (!Array.isArray(parsed.projects)) throw new Error(`${path}: expected {"projects": [{"id": ..., "keys": [...]}]}`);
-  return parsed.projects.map((project) => checkProject({ projectId: String(project.id), keys: Array.isArray(project.keys) ? project.keys.map(String) : [] }));
+  return parsed.projects.map((project) => {
+    const ttl = project.asset_ttl_seconds;
+    if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0))) throw new Error(`${path}: asset_ttl_seconds of ${String(project.id)} must be a positive number`);
+    return checkProject({
+      projectId: String(project.id),
+      keys: Array.isArray(project.keys) ? project.keys.map(String) : [],
+      ...(typeof ttl === 'number' ? { assetTtlMs: ttl * 1000 } : {}),
+    });
+  });
 }
 
 function checkProject(project: ProjectKeys): ProjectKeys {

@@ -6,6 +6,11 @@ export const KEY_PREFIX = 'svc_live_';
 export interface ProjectKeys {
   projectId: string;
   keys: string[];
+  /**
+   * A shorter asset lifetime for this project's uploads (open point asset-ttl: server
+   * configuration). Lets a test project see assets expire while others keep the 24 h default.
+   */
+  assetTtlMs?: number;
 }
 
 export interface KeyRing {

@@ -136,6 +136,18 @@ describe('expiry and restarts', () => {
     }
   });
 
+  test('a project configured with a shorter lifetime gets it; other projects keep 24 hours', async () => {
+    const mixed = await startServer({ projects: [{ projectId: 'proj_a', keys: ['svc_live_short_ttl_project'], assetTtlMs: 5_000 }, { projectId: 'proj_b', keys: [KEY_B] }] });
+    try {
+      const short = (await upload(mixed, pngImage(), 'image/png', 'svc_live_short_ttl_project')).json;
+      const normal = (await upload(mixed, pngImage(), 'image/png', KEY_B)).json;
+      expect(Date.parse(short.expires_at) - Date.parse(short.created_at)).toBe(5_000);
+      expect(Date.parse(normal.expires_at) - Date.parse(normal.created_at)).toBe(24 * 3600 * 1000);
+    } finally {
+      await mixed.stop();
+    }
+  });
+
   test('active assets survive a restart', async () => {
     const first = await startServer();
     const created = (await upload(first, pngImage(), 'image/png')).json;

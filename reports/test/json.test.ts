@@ -6,7 +6,9 @@ import { renderJson } from '../json.ts';
 import { sampleRunReport } from './sample-run.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../results.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-const ajv = new Ajv2020({ allErrors: true, strict: true });
+// Strict mode catches unknown keywords and formats; strictRequired (off by default) would refuse the
+// "response or transport_error" anyOf, whose branches name properties declared beside them.
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
 addFormats(ajv);
 const validate = ajv.compile(schema);
 

@@ -23,7 +23,7 @@ export const maxUploadBytes = Math.max(
  * Registered in its own encapsulated context: uploads take any Content-Type as raw bytes, and
  * inspectUpload, not the body parser, decides whether the type is acceptable.
  */
-export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore }): Promise<void> {
+export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; ttlOf(projectId: string): number | undefined }): Promise<void> {
   await app.register(async (uploads) => {
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxUploadBytes }, (_request, body, done) => done(null, body));
@@ -31,7 +31,7 @@ export async function registerAssets(app: FastifyInstance, deps: { assets: Asset
       const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const verdict = await inspectUpload(bytes, request.headers['content-type']);
       if (!verdict.ok) return sendFailure(request, reply, failure(verdict.code, verdict.message));
-      const asset = await deps.assets.put(request.projectId, bytes, verdict.mimeType);
+      const asset = await deps.assets.put(request.projectId, bytes, verdict.mimeType, deps.ttlOf(request.projectId));
       return reply.code(201).send(asset);
     });
   });

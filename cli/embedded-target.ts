@@ -1,0 +1,53 @@
+// The embedded default target: the bundled reference server, started in-process on a free port
+// with three projects — two for isolation, and a third whose assets expire within seconds so
+// that expiry can be seen in a run. Keys are random per start and never printed.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createReferenceServer } from '../reference-impl/server/app.ts';
+
+export const EMBEDDED_SHORT_TTL_MS = 3_000;
+
+export interface EmbeddedTarget {
+  baseUrl: string;
+  keyA: string;
+  keyB: string;
+  /** A key of a project whose assets live EMBEDDED_SHORT_TTL_MS. */
+  keyShortTtl: string;
+  shortTtlMs: number;
+  stop(): Promise<void>;
+}
+
+const newKey = (label: string) => `svc_live_${label}_${randomBytes(12).toString('hex')}`;
+
+export async function startEmbeddedTarget(options: { shortTtlMs?: number } = {}): Promise<EmbeddedTarget> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'decision-embedded-'));
+  const shortTtlMs = options.shortTtlMs ?? EMBEDDED_SHORT_TTL_MS;
+  const keyA = newKey('a');
+  const keyB = newKey('b');
+  const keyShortTtl = newKey('ttl');
+  const { app } = await createReferenceServer({
+    dataDir,
+    projects: [
+      { projectId: 'proj_conformance_a', keys: [keyA] },
+      { projectId: 'proj_conformance_b', keys: [keyB] },
+      { projectId: 'proj_conformance_short_ttl', keys: [keyShortTtl], assetTtlMs: shortTtlMs },
+    ],
+    // The suites send bursts; the embedded server must not rate-limit the run itself.
+    rateLimit: { perSecond: 100_000, burst: 100_000 },
+    logger: false,
+  });
+  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    baseUrl,
+    keyA,
+    keyB,
+    keyShortTtl,
+    shortTtlMs,
+    async stop() {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// A deliberately broken server: a proxy in front of a good one that rewrites requests or
+// responses in one named way. The kit's tests use it to prove that each check can fail.
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface ProxiedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Mutation {
+  /** Rewrites the request before it reaches the good server. */
+  request?(sent: ProxiedRequest): ProxiedRequest | Promise<ProxiedRequest>;
+  /** Answers in place of the good server (return undefined to forward). */
+  answer?(sent: ProxiedRequest): ProxiedResponse | undefined | Promise<ProxiedResponse | undefined>;
+  /** Rewrites the good server's response. */
+  response?(received: ProxiedResponse, sent: ProxiedRequest): ProxiedResponse | Promise<ProxiedResponse>;
+}
+
+export interface RunningProxy {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+async function readBody(message: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of message) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
+
+export async function startMutatingProxy(upstream: string, mutation: Mutation): Promise<RunningProxy> {
+  const server = createServer(async (incoming, outgoing) => {
+    try {
+      let sent: ProxiedRequest = {
+        method: incoming.method ?? 'GET',
+        path: incoming.url ?? '/',
+        headers: Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !HOP_BY_HOP.has(name)).map(([name, value]) => [name, String(value)])),
+        body: await readBody(incoming),
+      };
+      if (mutation.request) sent = await mutation.request(sent);
+      let received = mutation.answer ? await mutation.answer(sent) : undefined;
+      if (!received) {
+        const reply = await request(`${upstream}${sent.path}`, {
+          method: sent.method as 'GET',
+          headers: sent.headers,
+          ...(sent.body.length > 0 || !['GET', 'HEAD'].includes(sent.method) ? { body: sent.body } : {}),
+        });
+        received = {
+          status: reply.statusCode,
+          headers: Object.fromEntries(Object.entries(reply.headers).filter(([name]) => !HOP_BY_HOP.has(name)).map(([name, value]) => [name, String(value)])),
+          body: Buffer.from(await reply.body.arrayBuffer()),
+        };
+        if (mutation.response) received = await mutation.response(received, sent);
+      }
+      outgoing.writeHead(received.status, { ...received.headers, 'content-length': String(received.body.length) });
+      outgoing.end(received.body);
+    } catch (error) {
+      outgoing.writeHead(502, { 'content-type': 'text/plain' });
+      outgoing.end(`proxy failure: ${(error as Error).message}`);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Rewrites a JSON response body; leaves other bodies alone. */
+export function rewriteJson(received: ProxiedResponse, edit: (body: any) => unknown): ProxiedResponse {
+  let body: unknown;
+  try {
+    body = JSON.parse(received.body.toString('utf8'));
+  } catch {
+    return received;
+  }
+  return { ...received, body: Buffer.from(JSON.stringify(edit(body))) };
+}
+
+/** Rewrites a JSON request body; leaves other bodies alone. */
+export function rewriteJsonRequest(sent: ProxiedRequest, edit: (body: any) => unknown): ProxiedRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(sent.body.toString('utf8'));
+  } catch {
+    return sent;
+  }
+  return { ...sent, body: Buffer.from(JSON.stringify(edit(body))) };
+}
+
+export function isOperation(sent: ProxiedRequest, method: string, pathPrefix: string): boolean {
+  return sent.method === method && sent.path.split('?')[0]!.startsWith(pathPrefix);
+}

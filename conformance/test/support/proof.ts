@@ -1,0 +1,58 @@
+// The proof that checks can fail: every check of an area runs against the reference server
+// (and must pass, or be observed), and every MUST check runs against the reference server
+// behind a mutating proxy that breaks exactly what the check is about (and must fail).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../../cli/embedded-target.ts';
+import { checks } from '../../registry.ts';
+import { startMutatingProxy, type Mutation } from './mutating-proxy.ts';
+import { runOneCheck } from './run-check.ts';
+
+export interface BrokenServer {
+  /** What is wrong with the server, in a few words. */
+  fault: string;
+  mutation(target: EmbeddedTarget): Mutation;
+}
+
+/** Check id -> the broken servers that must make it fail (at least one per MUST check). */
+export type BrokenServers = Record<string, BrokenServer[]>;
+
+export function proveChecks(area: string, brokenServers: BrokenServers): void {
+  const areaChecks = checks.filter((check) => check.area === area);
+  let target: EmbeddedTarget;
+
+  beforeAll(async () => {
+    target = await startEmbeddedTarget();
+  });
+  afterAll(async () => target.stop());
+
+  const asTarget = (baseUrl: string) => ({ baseUrl, keyA: target.keyA, keyB: target.keyB, keyShortTtl: target.keyShortTtl, shortTtlMs: target.shortTtlMs });
+
+  test(`area ${area} has checks, and every MUST check has a broken server that makes it fail`, () => {
+    expect(areaChecks.length).toBeGreaterThan(0);
+    for (const check of areaChecks.filter((c) => c.level === 'MUST')) {
+      expect(brokenServers[check.id]?.length ?? 0, `${check.id} has no broken server`).toBeGreaterThan(0);
+    }
+    for (const id of Object.keys(brokenServers)) expect(areaChecks.map((c) => c.id), `${id} is not a check of ${area}`).toContain(id);
+  });
+
+  describe.each(areaChecks.map((check) => [check.id, check] as const))('%s', (id, check) => {
+    test('passes against the reference server', async () => {
+      const result = await runOneCheck(id, asTarget(target.baseUrl));
+      const expected = check.level === 'OBSERVE' ? 'observed' : 'pass';
+      expect(result.status, `${result.message ?? ''}\n${result.notes.join('\n')}`).toBe(expected);
+    });
+
+    for (const broken of brokenServers[id] ?? []) {
+      test(`fails against a server that ${broken.fault}`, async () => {
+        const proxy = await startMutatingProxy(target.baseUrl, broken.mutation(target));
+        try {
+          const result = await runOneCheck(id, asTarget(proxy.baseUrl));
+          expect(result.status).toBe(check.level === 'OBSERVE' ? 'observed' : 'fail');
+          if (check.level !== 'OBSERVE') expect(result.message).toBeTruthy();
+        } finally {
+          await proxy.close();
+        }
+      });
+    }
+  });
+}

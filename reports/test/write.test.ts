@@ -1,0 +1,43 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderHtml } from '../html.ts';
+import { renderJson } from '../json.ts';
+import { renderJunit } from '../junit.ts';
+import { renderMarkdown } from '../markdown.ts';
+import { defaultReportDir, writeReports } from '../write.ts';
+import { sampleRunReport } from './sample-run.ts';
+
+describe('writeReports', () => {
+  const created: string[] = [];
+  afterAll(async () => {
+    for (const dir of created) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates the directory and writes the four reports, returning their paths', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'reports-write-'));
+    created.push(base);
+    const dir = join(base, 'nested', 'run');
+    const report = sampleRunReport();
+    const paths = await writeReports(report, dir);
+    expect(paths).toEqual({
+      json: join(dir, 'results.json'),
+      junit: join(dir, 'junit.xml'),
+      html: join(dir, 'report.html'),
+      markdown: join(dir, 'summary.md'),
+    });
+    expect(await readFile(paths.json, 'utf8')).toBe(renderJson(report));
+    expect(await readFile(paths.junit, 'utf8')).toBe(renderJunit(report));
+    expect(await readFile(paths.html, 'utf8')).toBe(renderHtml(report));
+    expect(await readFile(paths.markdown, 'utf8')).toBe(renderMarkdown(report));
+  });
+});
+
+describe('defaultReportDir', () => {
+  it('is reports/out/<UTC timestamp> of the kit, without characters Windows refuses', () => {
+    const dir = defaultReportDir(new Date('2025-11-22T11:04:05.678Z'));
+    expect(dir.endsWith(`${sep}reports${sep}out${sep}2025-11-22T11-04-05Z`)).toBe(true);
+    expect(dir.startsWith(new URL('../../', import.meta.url).pathname.replace(/\/$/, ''))).toBe(true);
+  });
+});
