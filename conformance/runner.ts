@@ -2,7 +2,7 @@
 import { openPoint } from '../spec/index.ts';
 import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Observation } from './check.ts';
 import { createCheckContext, type Target } from './context.ts';
-import { createHttp, TransportError, type Exchange } from './http.ts';
+import { createHttp, redact, TransportError, type Exchange } from './http.ts';
 
 export interface RunOptions {
   target: Target;
@@ -32,19 +32,27 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   const base = { ...check, notes, exchanges } as Omit<CheckResult, 'status' | 'durationMs'> & { run?: unknown };
   delete base.run;
   const started = performance.now();
-  const finish = (result: Pick<CheckResult, 'status'> & Partial<CheckResult>): CheckResult => ({
-    ...(base as Omit<CheckResult, 'status' | 'durationMs'>),
-    durationMs: performance.now() - started,
-    ...(observation ? { observation } : {}),
-    ...result,
-  });
+  const secrets = [options.keyA, options.keyB ?? '', options.target.shortTtl?.key ?? ''].filter(Boolean);
+  // Messages quote what servers sent, and a server may echo a key: results are redacted whole,
+  // since the command line prints them as they are.
+  const finish = (result: Pick<CheckResult, 'status'> & Partial<CheckResult>): CheckResult =>
+    JSON.parse(
+      redact(
+        JSON.stringify({
+          ...(base as Omit<CheckResult, 'status' | 'durationMs'>),
+          durationMs: performance.now() - started,
+          ...(observation ? { observation } : {}),
+          ...result,
+        }),
+        secrets,
+      ),
+    ) as CheckResult;
 
   const excluded = options.skip?.includes(check.id);
   if (excluded) return finish({ status: 'skip', message: 'excluded by --skip' });
   const unmet = unmetRequirement(check, options.target);
   if (unmet) return finish({ status: 'skip', message: unmet });
 
-  const secrets = [options.keyA, options.keyB ?? '', options.target.shortTtl?.key ?? ''].filter(Boolean);
   const http = createHttp({ baseUrl: options.target.baseUrl, timeoutMs: options.timeoutMs, secrets, record: (exchange) => exchanges.push(exchange) });
   const reference = check.openPoint ? openPoint(check.openPoint).referenceChoice.summary : undefined;
   const context = createCheckContext({

@@ -23,10 +23,6 @@ export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-export function describeTarget(target: RunReport['target']): string {
-  return target.embedded ? `${target.base_url} (the kit's embedded reference server)` : target.base_url;
-}
-
 /** The headline of a run, in words. */
 export function verdictHeadline(verdict: Verdict, summary: RunReport['summary']): string {
   const shouldFailed = summary.fail - summary.must_failed;

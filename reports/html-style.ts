@@ -67,7 +67,9 @@ section { background: var(--card); border: 1px solid var(--border); border-radiu
 
 table { width: 100%; border-collapse: collapse; font-size: 13px; }
 th { text-align: left; font-size: 11px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); font-weight: 600; border-bottom: 1px solid var(--border); padding: 6px 10px; white-space: nowrap; }
-td { border-bottom: 1px solid #eaeef2; padding: 7px 10px; vertical-align: top; overflow-wrap: anywhere; }
+td { border-bottom: 1px solid #eaeef2; padding: 7px 10px; vertical-align: top; overflow-wrap: break-word; }
+/* Free text from the run may hold long unbroken strings (URLs, bodies): let those cells break anywhere, and only those, so that short cells keep their width. */
+td.text { overflow-wrap: anywhere; }
 tr:last-child td { border-bottom: none; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.num.bad { color: var(--fail); font-weight: 700; }
@@ -81,7 +83,7 @@ td.nowrap { white-space: nowrap; overflow-wrap: normal; }
 .pill.fail, .pill.no { background: var(--fail-bg); color: var(--fail); }
 .pill.skip, .pill.unknown { background: var(--skip-bg); color: var(--skip); }
 .pill.observed { background: var(--observe-bg); color: var(--observe); }
-.level { display: inline-block; font-size: 10.5px; font-weight: 700; letter-spacing: .05em; padding: 0 6px; border-radius: 4px; line-height: 18px; border: 1px solid; }
+.level { display: inline-block; white-space: nowrap; font-size: 10.5px; font-weight: 700; letter-spacing: .05em; padding: 0 6px; border-radius: 4px; line-height: 18px; border: 1px solid; }
 .level.MUST { color: var(--fail); border-color: var(--fail-border); background: var(--fail-bg); }
 .level.SHOULD { color: var(--warn); border-color: #eed888; background: var(--warn-bg); }
 .level.OBSERVE { color: var(--observe); border-color: #e2c8fd; background: var(--observe-bg); }

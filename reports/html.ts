@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { exchangeHeadline, shownEvidence } from './evidence.ts';
 import { html } from './escape.ts';
-import { describeTarget, formatDuration, formatMs, plural, shortSha, verdictHeadline } from './format.ts';
+import { formatDuration, formatMs, plural, shortSha, verdictHeadline } from './format.ts';
 import { REPORT_SCRIPT } from './html-script.ts';
 import { REPORT_STYLE } from './html-style.ts';
 import { latencyChart } from './latency-chart.ts';
@@ -183,7 +183,7 @@ function openPointsSection(report: RunReport, observations: CheckReport[]): stri
       : html(check.observation?.summary ?? check.message ?? 'nothing observed');
     const matches = check.observation?.matches_reference;
     const verdict = matches === true ? '<span class="pill yes">matches</span>' : matches === false ? '<span class="pill no">differs</span>' : '<span class="pill unknown">not judged</span>';
-    return `<tr><td><code>${html(check.id)}</code><div class="muted">${html(check.title)}</div></td><td>${check.open_point !== undefined ? `<code>${html(check.open_point)}</code>` : '<span class="muted">none named</span>'}${point ? `<div class="muted">§ ${html(point.seed_section)}: ${html(point.open)}</div>` : ''}</td><td>${observed}</td><td>${reference !== undefined ? html(reference) : '<span class="muted">none recorded</span>'}</td><td class="nowrap">${verdict}</td></tr>`;
+    return `<tr><td class="text"><code>${html(check.id)}</code><div class="muted">${html(check.title)}</div></td><td class="text">${check.open_point !== undefined ? `<code>${html(check.open_point)}</code>` : '<span class="muted">none named</span>'}${point ? `<div class="muted">§ ${html(point.seed_section)}: ${html(point.open)}</div>` : ''}</td><td class="text">${observed}</td><td class="text">${reference !== undefined ? html(reference) : '<span class="muted">none recorded</span>'}</td><td class="nowrap">${verdict}</td></tr>`;
   });
   const body =
     rows.length === 0 ? '<p class="empty">No OBSERVE check ran.</p>'
@@ -206,7 +206,7 @@ function skippedSection(skipped: CheckReport[]): string {
     : `<table>
 <thead><tr><th>Check</th><th>Level</th><th>Title</th><th>Reason</th></tr></thead>
 <tbody>
-${skipped.map((check) => `<tr><td class="nowrap"><code>${html(check.id)}</code></td><td><span class="level ${html(check.level)}">${html(check.level)}</span></td><td>${html(check.title)}</td><td>${html(check.message ?? 'no reason given')}</td></tr>`).join('\n')}
+${skipped.map((check) => `<tr><td class="nowrap"><code>${html(check.id)}</code></td><td><span class="level ${html(check.level)}">${html(check.level)}</span></td><td class="text">${html(check.title)}</td><td class="text">${html(check.message ?? 'no reason given')}</td></tr>`).join('\n')}
 </tbody>
 </table>`;
   return `<section id="skipped">
@@ -237,7 +237,7 @@ ${body}
 function allChecksSection(checks: CheckReport[]): string {
   const rows = checks.map(
     (check) =>
-      `<tr><td><span class="pill ${check.status}">${STATUS_LABEL[check.status]}</span></td><td><span class="level ${html(check.level)}">${html(check.level)}</span></td><td class="nowrap"><code>${html(check.id)}</code></td><td>${html(check.title)}</td><td>${html(check.area)}</td><td class="muted">${html(check.seed_sections.join(', '))}</td><td class="num">${html(formatDuration(check.duration_ms))}</td></tr>`,
+      `<tr><td><span class="pill ${check.status}">${STATUS_LABEL[check.status]}</span></td><td><span class="level ${html(check.level)}">${html(check.level)}</span></td><td class="nowrap"><code>${html(check.id)}</code></td><td class="text">${html(check.title)}</td><td class="nowrap">${html(check.area)}</td><td class="muted nowrap">${html(check.seed_sections.join(', '))}</td><td class="num">${html(formatDuration(check.duration_ms))}</td></tr>`,
   );
   return `<section id="all-checks">
 <details open>

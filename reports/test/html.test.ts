@@ -77,8 +77,8 @@ describe('report.html', () => {
 
   it('puts each OBSERVE check beside the reference choice and says whether it matches', () => {
     const openPoints = section('open-points');
-    expect(openPoints.match(/<tr><td><code>OBSERVE-/g)).toHaveLength(3);
-    expect(openPoints).toMatch(/status 200<\/td><td>200 OK\.<\/td><td class="nowrap"><span class="pill yes">matches/);
+    expect(openPoints.match(/<tr><td class="text"><code>OBSERVE-/g)).toHaveLength(3);
+    expect(openPoints).toMatch(/status 200<\/td><td class="text">200 OK\.<\/td><td class="nowrap"><span class="pill yes">matches/);
     expect(openPoints).toMatch(/404 NOT_FOUND in the error body\.<\/td><td class="nowrap"><span class="pill no">differs/);
     expect(openPoints).toContain('Not observed: the target does not claim the capability assets');
   });

@@ -5,21 +5,24 @@ import { elementsNamed, parseXmlStrict, type XmlElement } from './strict-xml.ts'
 
 const report = sampleRunReport();
 const xml = renderJunit(report);
-const root = parseXmlStrict(xml);
-const suites = elementsNamed(root, 'testsuite');
-const testcase = (id: string): XmlElement => elementsNamed(root, 'testcase').find((test) => test.attributes.name!.startsWith(`${id} `))!;
+// Parsed on first use, so that a malformed file fails the well-formedness test by name.
+let parsed: XmlElement | undefined;
+const root = () => (parsed ??= parseXmlStrict(xml));
+const suites = () => elementsNamed(root(), 'testsuite');
+const testcase = (id: string): XmlElement => elementsNamed(root(), 'testcase').find((test) => test.attributes.name!.startsWith(`${id} `))!;
 const child = (element: XmlElement, name: string) => element.children.find((candidate) => candidate.name === name);
 const property = (element: XmlElement, name: string) => elementsNamed(child(element, 'properties')!, 'property').find((p) => p.attributes.name === name)?.attributes.value;
 
 describe('junit.xml', () => {
   it('is well-formed XML with a <testsuites> root totalling the run', () => {
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
-    expect(root.name).toBe('testsuites');
-    expect(root.attributes).toMatchObject({ tests: '11', failures: '3', errors: '0', skipped: '2', time: '187.333' });
+    expect(() => parseXmlStrict(xml)).not.toThrow();
+    expect(root().name).toBe('testsuites');
+    expect(root().attributes).toMatchObject({ tests: '11', failures: '3', errors: '0', skipped: '2', time: '187.333' });
   });
 
   it('has one <testsuite> per area, in run order, with its own counts of tests, failures and skips', () => {
-    const counts = suites.map((suite) => ({
+    const counts = suites().map((suite) => ({
       name: suite.attributes.name,
       tests: Number(suite.attributes.tests),
       failures: Number(suite.attributes.failures),
@@ -35,7 +38,7 @@ describe('junit.xml', () => {
       { name: 'assets', tests: 3, failures: 0, skipped: 2, cases: 3, failureElements: 0, skippedElements: 2 },
       { name: 'service', tests: 2, failures: 0, skipped: 0, cases: 2, failureElements: 0, skippedElements: 0 },
     ]);
-    expect(property(suites[0]!, 'spec.sha256')).toBe(report.spec.sha256);
+    expect(property(suites()[0]!, 'spec.sha256')).toBe(report.spec.sha256);
   });
 
   it('names each test case `${id} ${title}` in the class of its area, with its time in seconds and its level as a property', () => {

@@ -1,0 +1,129 @@
+// Options of `decision-conformance run`: flags, then environment, then defaults.
+import { parseArgs } from 'node:util';
+import { ALL_CAPABILITIES, type Capability } from '../conformance/check.ts';
+
+export const SUITES = ['conformance'] as const;
+export type Suite = (typeof SUITES)[number];
+
+export interface RunSettings {
+  /** Undefined: start the bundled reference server (the embedded default). */
+  baseUrl?: string;
+  keyA?: string;
+  keyB?: string;
+  expiry?: { key: string; ttlMs: number };
+  suites: Suite[];
+  only: string[];
+  skip: string[];
+  capabilities: Capability[];
+  reportDir?: string;
+  timeoutMs: number;
+  warmupTimeoutMs: number;
+  seed: number;
+  quiet: boolean;
+  verbose: boolean;
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const RUN_USAGE = `Usage: decision-conformance run [options]
+
+Target (without --base-url, the bundled reference server is started and tested):
+  --base-url URL              base address of the server under test
+  --api-key KEY               a key of project A (or env DECISION_API_KEY)
+  --api-key-b KEY             a key of a second project B, for isolation checks (or env DECISION_API_KEY_B)
+  --expiry-api-key KEY        a key of a project whose assets expire quickly (or env DECISION_EXPIRY_API_KEY)
+  --expiry-ttl-seconds N      that project's asset lifetime, at most 60 (or env DECISION_EXPIRY_TTL_SECONDS)
+  --capabilities LIST         what the target implements: ${ALL_CAPABILITIES.join(',')} (default: all)
+
+Selection:
+  --suite LIST                suites to run: ${SUITES.join(',')} (default: conformance)
+  --only IDS                  run only these check ids (comma-separated)
+  --skip IDS                  report these check ids as skipped
+
+Run:
+  --report-dir DIR            where reports go (default: reports/out/<timestamp>/)
+  --timeout-ms N              timeout of every request after the warm-up (default 30000)
+  --warmup-timeout-ms N       how long the first call may take, for cold starts (default 180000)
+  --seed N                    seed of generated inputs (default: random, printed)
+  --quiet                     print only the summary
+  --verbose                   print every request of failing checks
+  --help                      this help
+
+Exit status: 0 every MUST check passed; 1 a MUST check failed; 2 usage error or unreachable target.`;
+
+const list = (text: string | undefined): string[] => (text ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+
+function positiveInteger(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`--${name} must be a positive whole number; got "${text}"`);
+  return value;
+}
+
+export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSettings | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        'api-key-b': { type: 'string' },
+        'expiry-api-key': { type: 'string' },
+        'expiry-ttl-seconds': { type: 'string' },
+        capabilities: { type: 'string' },
+        suite: { type: 'string' },
+        only: { type: 'string' },
+        skip: { type: 'string' },
+        'report-dir': { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        'warmup-timeout-ms': { type: 'string' },
+        seed: { type: 'string' },
+        quiet: { type: 'boolean' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+
+  const baseUrl = values['base-url']?.replace(/\/+$/, '');
+  if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL; got "${baseUrl}"`);
+  const keyA = values['api-key'] ?? env.DECISION_API_KEY;
+  const keyB = values['api-key-b'] ?? env.DECISION_API_KEY_B;
+  if (baseUrl !== undefined && !keyA) throw new UsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
+  if (baseUrl === undefined && (keyA || keyB)) throw new UsageError('keys are only for --base-url; the bundled reference server makes its own');
+
+  const expiryKey = values['expiry-api-key'] ?? env.DECISION_EXPIRY_API_KEY;
+  const expiryTtl = values['expiry-ttl-seconds'] ?? env.DECISION_EXPIRY_TTL_SECONDS;
+  if (Boolean(expiryKey) !== Boolean(expiryTtl)) throw new UsageError('--expiry-api-key and --expiry-ttl-seconds go together');
+
+  const capabilities = values.capabilities === undefined ? [...ALL_CAPABILITIES] : list(values.capabilities);
+  for (const capability of capabilities) {
+    if (!ALL_CAPABILITIES.includes(capability as Capability)) throw new UsageError(`unknown capability "${capability}"; known: ${ALL_CAPABILITIES.join(', ')}`);
+  }
+  const suites = values.suite === undefined ? ['conformance'] : list(values.suite);
+  for (const suite of suites) if (!SUITES.includes(suite as Suite)) throw new UsageError(`unknown suite "${suite}"; available: ${SUITES.join(', ')}`);
+
+  return {
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(keyA ? { keyA } : {}),
+    ...(keyB ? { keyB } : {}),
+    ...(expiryKey && expiryTtl ? { expiry: { key: expiryKey, ttlMs: positiveInteger('expiry-ttl-seconds', expiryTtl, 1) * 1000 } } : {}),
+    suites: suites as Suite[],
+    only: list(values.only),
+    skip: list(values.skip),
+    capabilities: capabilities as Capability[],
+    ...(values['report-dir'] ? { reportDir: values['report-dir'] } : {}),
+    timeoutMs: positiveInteger('timeout-ms', values['timeout-ms'], 30_000),
+    warmupTimeoutMs: positiveInteger('warmup-timeout-ms', values['warmup-timeout-ms'], 180_000),
+    seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : positiveInteger('seed', values.seed, 1),
+    quiet: values.quiet ?? false,
+    verbose: values.verbose ?? false,
+  };
+}

@@ -1,0 +1,52 @@
+// What a run prints while it goes: live lines on a terminal, plain lines otherwise.
+import type { Check, CheckResult } from '../conformance/check.ts';
+
+export interface ProgressOptions {
+  tty: boolean;
+  color: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  write(text: string): void;
+}
+
+const SYMBOL = { pass: '✓', fail: '✗', skip: '-', observed: '○' } as const;
+const COLOR = { pass: 32, fail: 31, skip: 90, observed: 36 } as const;
+
+export interface Progress {
+  start(check: Check): void;
+  result(result: CheckResult): void;
+  line(text: string): void;
+}
+
+export function createProgress(options: ProgressOptions): Progress {
+  const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  let currentArea = '';
+  return {
+    start(check) {
+      if (options.quiet) return;
+      if (check.area !== currentArea) {
+        currentArea = check.area;
+        options.write(`\n${paint(1, check.area)}\n`);
+      }
+      if (options.tty) options.write(`  … ${check.id}`);
+    },
+    result(result) {
+      if (options.quiet) return;
+      const level = result.level === 'MUST' ? '' : ` [${result.level}]`;
+      const line = `  ${paint(COLOR[result.status], SYMBOL[result.status])} ${result.id}${level} ${result.title} ${paint(90, `(${Math.round(result.durationMs)} ms)`)}`;
+      options.write(`${options.tty ? '\r\u001b[2K' : ''}${line}\n`);
+      if (result.status === 'fail' || (result.status === 'skip' && options.verbose)) {
+        options.write(`      ${paint(COLOR[result.status], result.message ?? '')}\n`);
+      }
+      if (result.status === 'observed' && result.observation) {
+        options.write(`      ${paint(90, `observed: ${result.observation.summary}`)}\n`);
+      }
+      if (result.status === 'fail' && options.verbose) {
+        for (const exchange of result.exchanges) options.write(`      ${paint(90, exchange.curl)}\n`);
+      }
+    },
+    line(text) {
+      options.write(`${text}\n`);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// `decision-conformance run`: wires a target, the suites and the reports together.
+import type { CheckResult } from '../conformance/check.ts';
+import type { Target } from '../conformance/context.ts';
+import { checks } from '../conformance/registry.ts';
+import { runChecks } from '../conformance/runner.ts';
+import { buildRunReport } from '../reports/run-report.ts';
+import { defaultReportDir, writeReports, type ReportPaths } from '../reports/write.ts';
+import type { RunSettings } from './args.ts';
+import { startEmbeddedTarget } from './embedded-target.ts';
+import { createProgress, type ProgressOptions } from './progress.ts';
+import { warmUp } from './warmup.ts';
+
+export interface RunOutcome {
+  exitCode: 0 | 1 | 2;
+  /** Why the run could not start (exit status 2), as one line. */
+  error?: string;
+  results: CheckResult[];
+  reportPaths?: ReportPaths;
+}
+
+export async function runCommand(settings: RunSettings, output: Omit<ProgressOptions, 'quiet' | 'verbose'>): Promise<RunOutcome> {
+  const progress = createProgress({ ...output, quiet: settings.quiet, verbose: settings.verbose });
+  const embedded = settings.baseUrl === undefined ? await startEmbeddedTarget() : undefined;
+  try {
+    const baseUrl = embedded?.baseUrl ?? settings.baseUrl!;
+    const keyA = embedded?.keyA ?? settings.keyA!;
+    const keyB = embedded?.keyB ?? settings.keyB;
+    const expiry = embedded ? { key: embedded.keyShortTtl, ttlMs: embedded.shortTtlMs } : settings.expiry;
+    const secrets = [keyA, keyB, expiry?.key].filter((key): key is string => Boolean(key));
+    const target: Target = {
+      baseUrl,
+      capabilities: new Set(settings.capabilities),
+      hasSecondKey: keyB !== undefined,
+      ...(expiry ? { shortTtl: expiry } : {}),
+    };
+
+    progress.line(`Decision Service conformance: ${embedded ? `the bundled reference server at ${baseUrl}` : baseUrl}`);
+    progress.line(`seed ${settings.seed}; second project ${keyB ? 'given' : 'not given (isolation checks will be skipped)'}; capabilities ${settings.capabilities.join(', ') || 'none'}`);
+
+    const startedAt = new Date();
+    const warmup = await warmUp(baseUrl, keyA, settings.warmupTimeoutMs);
+    if (!warmup.ok) return { exitCode: 2, results: [], error: warmup.message ?? `${baseUrl} did not answer` };
+    progress.line(`warm-up call answered in ${Math.round(warmup.durationMs)} ms (status ${warmup.status})`);
+
+    const results = await runChecks(checks, {
+      target,
+      keyA,
+      ...(keyB ? { keyB } : {}),
+      timeoutMs: settings.timeoutMs,
+      only: settings.only,
+      skip: settings.skip,
+      onStart: (check) => progress.start(check),
+      onResult: (result) => progress.result(result),
+    });
+    const finishedAt = new Date();
+
+    const report = buildRunReport({
+      results,
+      target: { ...target, embedded: embedded !== undefined },
+      seed: settings.seed,
+      suites: settings.suites,
+      startedAt,
+      finishedAt,
+      warmup: { durationMs: warmup.durationMs, ok: true },
+      secrets,
+    });
+    const reportPaths = await writeReports(report, settings.reportDir ?? defaultReportDir(startedAt));
+    const { summary } = report;
+    progress.line('');
+    progress.line(
+      `${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped, ${summary.observed} observed` +
+        ` (${summary.must_failed} MUST failed) in ${(report.duration_ms / 1000).toFixed(1)} s`,
+    );
+    progress.line(`Reports: ${reportPaths.html}`);
+    return { exitCode: summary.must_failed > 0 ? 1 : 0, results, reportPaths };
+  } finally {
+    await embedded?.stop();
+  }
+}
