@@ -39,7 +39,23 @@ export async function runCommand(settings: RunSettings, output: Omit<ProgressOpt
 
     const startedAt = new Date();
     const warmup = await warmUp(baseUrl, keyA, settings.warmupTimeoutMs);
-    if (!warmup.ok) return { exitCode: 2, results: [], error: warmup.message ?? `${baseUrl} did not answer` };
+    const report = (results: CheckResult[]) =>
+      buildRunReport({
+        results,
+        target: { ...target, embedded: embedded !== undefined },
+        seed: settings.seed,
+        suites: settings.suites,
+        startedAt,
+        finishedAt: new Date(),
+        warmup: { durationMs: warmup.durationMs, ok: warmup.ok, ...(warmup.message ? { message: warmup.message } : {}) },
+        secrets,
+      });
+    const reportDir = settings.reportDir ?? defaultReportDir(startedAt);
+    if (!warmup.ok) {
+      // CI still gets its reports, saying why nothing ran.
+      const reportPaths = await writeReports(report([]), reportDir);
+      return { exitCode: 2, results: [], error: warmup.message ?? `${baseUrl} did not answer`, reportPaths };
+    }
     progress.line(`warm-up call answered in ${Math.round(warmup.durationMs)} ms (status ${warmup.status})`);
 
     const results = await runChecks(checks, {
@@ -52,24 +68,13 @@ export async function runCommand(settings: RunSettings, output: Omit<ProgressOpt
       onStart: (check) => progress.start(check),
       onResult: (result) => progress.result(result),
     });
-    const finishedAt = new Date();
-
-    const report = buildRunReport({
-      results,
-      target: { ...target, embedded: embedded !== undefined },
-      seed: settings.seed,
-      suites: settings.suites,
-      startedAt,
-      finishedAt,
-      warmup: { durationMs: warmup.durationMs, ok: true },
-      secrets,
-    });
-    const reportPaths = await writeReports(report, settings.reportDir ?? defaultReportDir(startedAt));
-    const { summary } = report;
+    const finished = report(results);
+    const reportPaths = await writeReports(finished, reportDir);
+    const { summary } = finished;
     progress.line('');
     progress.line(
       `${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped, ${summary.observed} observed` +
-        ` (${summary.must_failed} MUST failed) in ${(report.duration_ms / 1000).toFixed(1)} s`,
+        ` (${summary.must_failed} MUST failed) in ${(finished.duration_ms / 1000).toFixed(1)} s`,
     );
     progress.line(`Reports: ${reportPaths.html}`);
     return { exitCode: summary.must_failed > 0 ? 1 : 0, results, reportPaths };

@@ -71,9 +71,14 @@ export function operationIdOf(method: string, path: string): string | undefined 
   return operationMatchers.find((m) => m.method === method && m.pattern.test(bare))?.operationId;
 }
 
+/** Replaces every secret by its `svc_live_` prefix (when it has it) and asterisks: never a part of the secret itself. */
 export function redact(text: string, secrets: string[]): string {
   let out = text;
-  for (const secret of secrets) if (secret) out = out.split(secret).join(`${secret.slice(0, 9)}***`);
+  for (const secret of secrets) {
+    if (!secret) continue;
+    const shown = secret.startsWith('svc_live_') ? 'svc_live_***' : '***';
+    out = out.split(secret).join(shown).split(encodeURIComponent(secret)).join(shown);
+  }
   return out;
 }
 
