@@ -802,16 +802,7 @@ export interface components {
          * @example checkout-7f3a.retry:2
          */
         RequestId: string;
-        /**
-         * @description The one body shared by all errors.
-         * @example {
-         *       "error": {
-         *         "code": "INVALID_REQUEST",
-         *         "message": "Unknown field /questions/topic/weight.",
-         *         "request_id": "req_8f14e45fceea167a"
-         *       }
-         *     }
-         */
+        /** @description The one body shared by all errors. */
         Error: {
             error: {
                 code: components["schemas"]["ErrorCode"];
