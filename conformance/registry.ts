@@ -1,8 +1,18 @@
 // The catalogue: every check of every area, in run order. No check lives anywhere else.
 import type { Check } from './check.ts';
 import { authChecks } from './auth.ts';
+import { requestIdChecks } from './request-ids.ts';
+import { decideValidationChecks } from './decide-validation.ts';
+import { decideAnswerChecks } from './decide-answers.ts';
+import { limitChecks } from './limits.ts';
+import { assetChecks } from './assets.ts';
+import { isolationChecks } from './isolation.ts';
+import { errorChecks } from './errors.ts';
+import { modelChecks } from './models.ts';
+import { feedbackChecks } from './feedback.ts';
+import { serviceChecks } from './service.ts';
 
-export const checks: readonly Check[] = [...authChecks];
+export const checks: readonly Check[] = [...authChecks, ...requestIdChecks, ...decideValidationChecks, ...decideAnswerChecks, ...limitChecks, ...assetChecks, ...isolationChecks, ...errorChecks, ...modelChecks, ...feedbackChecks, ...serviceChecks];
 
 const byId = new Map<string, Check>();
 for (const check of checks) {

@@ -4,7 +4,7 @@
 import { docxWithPages } from './docx.ts';
 import { flacSeconds } from './flac.ts';
 import { jpegImage } from './jpeg.ts';
-import { acceptedMimeTypes, familyOfType, sizeLimitReadings, type SampleFamily, type SampleMimeType } from './limits.ts';
+import { acceptedMimeTypes, sizeLimitReadings, type SampleFamily, type SampleMimeType } from './limits.ts';
 import { mp3Seconds } from './mp3.ts';
 import { oggOpusSeconds } from './ogg.ts';
 import { pdfWithPages } from './pdf.ts';

@@ -1,0 +1,427 @@
+// Assets (seed 2.5, 3, 4.5 to 4.7, 8): uploading each accepted type and what the Asset says
+// about the file; refused uploads; reading and deleting; unknown, deleted and expired ids; and
+// decisions that reference the caller's own assets.
+import { referenceChoice } from '../spec/index.ts';
+import {
+  assetDifferences,
+  assetLifetimeMs,
+  decideReferencing,
+  DEFAULT_ASSET_LIFETIME_MS,
+  isSuccess,
+  mp4Sample,
+  observeNameOnly,
+  partTypeFor,
+  sha256EncodingOf,
+  sha256Hex,
+  sleep,
+  statusWithCode,
+  unknownAssetId,
+  uploadSample,
+} from './assets-support.ts';
+import { area, type Check, type CheckRequirements } from './check.ts';
+import type { CheckContext } from './context.ts';
+import { describeReply, expectError, expectStatus, expectSuccess, expectValidBody } from './expect.ts';
+import type { Reply } from './http.ts';
+import {
+  acceptedMimeTypes,
+  maxAudioSeconds,
+  maxDocumentPages,
+  mismatchedSample,
+  oversizeSample,
+  pdfWithPages,
+  plainTextSample,
+  sampleFor,
+  sizeLimitReadings,
+  wavSeconds,
+  type SampleFamily,
+  type SampleMimeType,
+} from './samples/media.ts';
+
+const ASSETS: CheckRequirements = { capabilities: ['assets'] };
+/** Referencing an asset from a decision needs list contexts with media parts as well. */
+const ASSETS_IN_DECISIONS: CheckRequirements = { capabilities: ['assets', 'multimodal'] };
+
+/** Expiry is waited for, so only a short lifetime can be checked within a run. */
+const MAX_EXPIRY_WAIT_MS = 60_000;
+/** Added to the lifetime before the expired asset is used: clocks tick in whole milliseconds, servers may round. */
+const EXPIRY_MARGIN_MS = 1_000;
+/** Servers may stamp created_at and expires_at a moment apart. */
+const LIFETIME_TOLERANCE_MS = 1_000;
+/** Seed 8: "Request body 256 KiB"; whether it applies to uploads is open (upload-body-limit). */
+const JSON_BODY_LIMIT_BYTES = 256 * 1024;
+const NO_EXPIRY_PROJECT = 'not verifiable in this run: no short-lifetime project (--expiry-api-key, --expiry-ttl-seconds)';
+
+/** ASSET-UPLOAD-IMAGE-PNG, ...; the one vendor type is named by its file extension. */
+const TYPE_ID_NAMES: Partial<Record<SampleMimeType, string>> = {
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'APPLICATION-DOCX',
+};
+export function uploadCheckId(mimeType: SampleMimeType): string {
+  return `ASSET-UPLOAD-${TYPE_ID_NAMES[mimeType] ?? mimeType.toUpperCase().replace(/[^A-Z0-9]+/g, '-')}`;
+}
+
+const withArticle = (word: string, an: string, a: string) => `${/^[aeiou]/.test(word) ? an : a} ${word}`;
+
+const uploadChecks: Array<Omit<Check, 'area'>> = acceptedMimeTypes.map((mimeType) => ({
+  id: uploadCheckId(mimeType),
+  level: 'MUST',
+  seedSections: ['2.5', '4.5', '8'],
+  title: `A valid ${mimeType} file is stored: 201 with an Asset giving that mime_type and the size sent`,
+  requires: ASSETS,
+  async run(t: CheckContext) {
+    const bytes = sampleFor(mimeType);
+    const reply = await t.a.upload(bytes, mimeType);
+    expectStatus(reply, 201, `for a valid ${mimeType} file of ${bytes.byteLength} bytes`);
+    expectValidBody(reply, 'uploadAsset');
+    if (reply.json.mime_type !== mimeType) t.fail(`mime_type ${mimeType}, the type sent`, `mime_type ${JSON.stringify(reply.json.mime_type)}`);
+    if (reply.json.size_bytes !== bytes.byteLength) t.fail(`size_bytes ${bytes.byteLength}, the size of the file sent`, `size_bytes ${JSON.stringify(reply.json.size_bytes)}`);
+  },
+}));
+
+const oversizeChecks: Array<Omit<Check, 'area'>> = (['image', 'document', 'audio'] as const).map((family: SampleFamily) => {
+  const readings = sizeLimitReadings(family);
+  // Over both readings of "MB" (open point size-units), so any reading makes the file too large.
+  const limit = Math.max(readings.decimal, readings.binary, readings.reference);
+  return {
+    id: `ASSET-TOO-LARGE-${family.toUpperCase()}`,
+    level: 'MUST',
+    seedSections: ['4.5', '7', '8'],
+    title: `${withArticle(family, 'An', 'A')} file over its size limit (over ${limit} bytes, both readings of MB) answers 413 ASSET_TOO_LARGE`,
+    requires: ASSETS,
+    async run(t: CheckContext) {
+      const sample = oversizeSample(family, limit);
+      expectError(await t.a.upload(sample.bytes, sample.mimeType), 413, 'ASSET_TOO_LARGE', 'uploadAsset');
+    },
+  };
+});
+
+const ownReferenceChecks: Array<Omit<Check, 'area'>> = (['image/png', 'application/pdf', 'audio/wav'] as const).map((mimeType) => {
+  const partType = partTypeFor(mimeType);
+  return {
+    id: `ASSET-REFERENCE-OWN-${partType.toUpperCase()}`,
+    level: 'MUST',
+    seedSections: ['2.2', '3'],
+    title: `A decision with ${withArticle(partType, 'an', 'a')} part referencing the caller's own ${mimeType} asset succeeds`,
+    requires: ASSETS_IN_DECISIONS,
+    async run(t: CheckContext) {
+      const { asset } = await uploadSample(t.a, mimeType);
+      expectSuccess(await decideReferencing(t.a, asset.id, partType), `for a decision referencing the caller's own ${mimeType} asset`);
+    },
+  };
+});
+
+/** Uploads to the short-lifetime project and waits until the asset has expired; skips without one. */
+async function expiredAsset(t: CheckContext): Promise<string> {
+  if (!t.expiring) t.skip(NO_EXPIRY_PROJECT);
+  const { asset } = await uploadSample(t.expiring.client, 'image/png');
+  const lifetimeMs = assetLifetimeMs(asset);
+  if (!Number.isFinite(lifetimeMs) || lifetimeMs < 0) t.fail('created_at and expires_at as date-times, expires_at after created_at', `${asset.created_at} and ${asset.expires_at}`);
+  if (lifetimeMs > MAX_EXPIRY_WAIT_MS) {
+    t.skip(`not verifiable in this run: the short-lifetime project's assets live ${Math.round(lifetimeMs / 1000)} s, over the ${MAX_EXPIRY_WAIT_MS / 1000} s this check waits`);
+  }
+  t.note(`waited ${lifetimeMs + EXPIRY_MARGIN_MS} ms for ${asset.id} to pass its expires_at ${asset.expires_at}`);
+  await sleep(lifetimeMs + EXPIRY_MARGIN_MS);
+  return asset.id;
+}
+
+/** Uploads an asset, deletes it (the deletion must succeed) and returns its id. */
+async function deletedAsset(t: CheckContext): Promise<string> {
+  const { asset } = await uploadSample(t.a, 'image/png');
+  expectSuccess(await t.a.deleteAsset(asset.id), `for DELETE /v1/assets/${asset.id} by its owner`);
+  return asset.id;
+}
+
+function expectNotSuccess(t: CheckContext, reply: Reply, what: string): void {
+  if (isSuccess(reply)) t.fail(`an error status for ${what}`, describeReply(reply));
+}
+
+export const assetChecks: Check[] = area('assets', [
+  ...uploadChecks,
+  {
+    id: 'ASSET-SHA256-MATCHES',
+    level: 'MUST',
+    seedSections: ['2.5', '4.5'],
+    title: 'An Asset\'s sha256 is the SHA-256 of the bytes uploaded (hex of either case, or base64)',
+    requires: ASSETS,
+    async run(t) {
+      for (const mimeType of ['image/png', 'application/pdf', 'audio/wav'] as const) {
+        const { asset, bytes } = await uploadSample(t.a, mimeType);
+        if (!sha256EncodingOf(asset.sha256, bytes)) {
+          t.fail(`the SHA-256 of the ${bytes.byteLength} bytes of the ${mimeType} file (hex ${sha256Hex(bytes)}, or its base64)`, `sha256 ${JSON.stringify(asset.sha256)}`);
+        }
+      }
+    },
+  },
+  {
+    id: 'ASSET-SHA256-ENCODING',
+    level: 'OBSERVE',
+    seedSections: ['2.5'],
+    title: 'How an Asset\'s sha256 is encoded',
+    requires: ASSETS,
+    openPoint: 'sha256-encoding',
+    async run(t) {
+      const { asset, bytes } = await uploadSample(t.a, 'image/png');
+      const encoding = sha256EncodingOf(asset.sha256, bytes);
+      t.observe({
+        summary: encoding ? `sha256 in ${encoding}` : `sha256 ${JSON.stringify(asset.sha256)} is not the file's SHA-256`,
+        matchesReference: new RegExp(referenceChoice<string>('sha256-encoding', 'pattern')).test(asset.sha256) && encoding !== undefined,
+      });
+    },
+  },
+  {
+    id: 'ASSET-DEFAULT-LIFETIME',
+    level: 'MUST',
+    seedSections: ['2.5', '3', '8'],
+    title: 'An asset of a default project expires 24 hours after upload (expires_at − created_at)',
+    requires: ASSETS,
+    async run(t) {
+      const { asset } = await uploadSample(t.a, 'image/png');
+      const lifetimeMs = assetLifetimeMs(asset);
+      if (!(Math.abs(lifetimeMs - DEFAULT_ASSET_LIFETIME_MS) <= LIFETIME_TOLERANCE_MS)) {
+        t.fail('expires_at 24 hours after created_at', `created_at ${asset.created_at}, expires_at ${asset.expires_at} (${Number.isFinite(lifetimeMs) ? `${lifetimeMs / 3_600_000} h` : 'not date-times'})`);
+      }
+    },
+  },
+  {
+    id: 'ASSET-UNSUPPORTED-TYPE',
+    level: 'MUST',
+    seedSections: ['1', '4.5', '7'],
+    title: 'An upload declared video/mp4, a type not accepted, answers 415 UNSUPPORTED_MIME_TYPE',
+    requires: ASSETS,
+    async run(t) {
+      expectError(await t.a.upload(mp4Sample(), 'video/mp4'), 415, 'UNSUPPORTED_MIME_TYPE', 'uploadAsset');
+    },
+  },
+  {
+    id: 'ASSET-CONTENT-MISMATCH',
+    level: 'MUST',
+    seedSections: ['4.5', '7'],
+    title: 'A PNG file declared audio/wav (content not matching the type) answers 415 UNSUPPORTED_MIME_TYPE',
+    requires: ASSETS,
+    async run(t) {
+      const sample = mismatchedSample();
+      expectError(await t.a.upload(sample.bytes, sample.declaredMimeType), 415, 'UNSUPPORTED_MIME_TYPE', 'uploadAsset');
+    },
+  },
+  ...oversizeChecks,
+  {
+    id: 'ASSET-GET-SAME',
+    level: 'MUST',
+    seedSections: ['2.5', '4.6'],
+    title: 'GET /v1/assets/{asset_id} returns the same Asset as the upload',
+    requires: ASSETS,
+    async run(t) {
+      const { asset } = await uploadSample(t.a, 'image/png');
+      const reply = await t.a.getAsset(asset.id);
+      expectSuccess(reply, `for GET /v1/assets/${asset.id} by its owner`);
+      expectValidBody(reply, 'getAsset');
+      const differences = assetDifferences(asset, reply.json);
+      if (differences.length > 0) t.fail('the Asset the upload answered', differences.join('; '));
+    },
+  },
+  {
+    id: 'ASSET-CONTENT-NEVER-RETURNED',
+    level: 'MUST',
+    seedSections: ['2.5', '4.6'],
+    title: 'Neither the upload nor GET /v1/assets/{asset_id} returns the file content; GET answers the Asset JSON',
+    requires: ASSETS,
+    async run(t) {
+      // Distinctive text, so that any echo of it, plain or base64, can be told from metadata.
+      const marker = `Conformance marker ${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+      const content = `${plainTextSample}${marker}\n`;
+      const { reply: uploaded, asset } = await uploadSample(t.a, 'text/plain', new TextEncoder().encode(content));
+      const read = await t.a.getAsset(asset.id);
+      expectSuccess(read, `for GET /v1/assets/${asset.id} by its owner`);
+      expectValidBody(read, 'getAsset');
+      const echoes = [marker, Buffer.from(content).toString('base64')];
+      for (const [name, reply] of [['the upload', uploaded], ['GET', read]] as const) {
+        if (echoes.some((echo) => reply.text.includes(echo))) t.fail(`no file content in the reply to ${name} (seed 2.5)`, `the uploaded text in ${JSON.stringify(reply.text.slice(0, 200))}`);
+      }
+    },
+  },
+  {
+    id: 'ASSET-DELETE-RESULT',
+    level: 'MUST',
+    seedSections: ['3', '4.7'],
+    title: 'DELETE /v1/assets/{asset_id} by the owner answers {id, object: "asset", deleted: true}',
+    requires: ASSETS,
+    async run(t) {
+      const { asset } = await uploadSample(t.a, 'image/png');
+      const reply = await t.a.deleteAsset(asset.id);
+      expectSuccess(reply, `for DELETE /v1/assets/${asset.id} by its owner`);
+      expectValidBody(reply, 'deleteAsset');
+      if (reply.json.id !== asset.id) t.fail(`id ${asset.id}, the deleted asset`, `id ${JSON.stringify(reply.json.id)}`);
+    },
+  },
+  {
+    id: 'ASSET-DELETED-GET-FAILS',
+    level: 'MUST',
+    seedSections: ['3', '4.7'],
+    title: 'After DELETE, GET /v1/assets/{asset_id} no longer succeeds',
+    requires: ASSETS,
+    async run(t) {
+      const assetId = await deletedAsset(t);
+      expectNotSuccess(t, await t.a.getAsset(assetId), `GET /v1/assets/${assetId} after it was deleted`);
+    },
+  },
+  {
+    id: 'ASSET-DELETED-REFERENCE-FAILS',
+    level: 'MUST',
+    seedSections: ['2.2', '3', '4.7'],
+    title: 'After DELETE, a decision referencing the asset no longer succeeds',
+    requires: ASSETS_IN_DECISIONS,
+    async run(t) {
+      const assetId = await deletedAsset(t);
+      expectNotSuccess(t, await decideReferencing(t.a, assetId, 'image'), `a decision referencing ${assetId} after it was deleted`);
+    },
+  },
+  {
+    id: 'ASSET-DELETED-CODE',
+    level: 'OBSERVE',
+    seedSections: ['3'],
+    title: 'What referencing, reading and deleting a deleted asset answer',
+    requires: ASSETS_IN_DECISIONS,
+    openPoint: 'asset-after-delete',
+    async run(t) {
+      const assetId = await deletedAsset(t);
+      const replies = { reference: await decideReferencing(t.a, assetId, 'image'), GET: await t.a.getAsset(assetId), DELETE: await t.a.deleteAsset(assetId) };
+      const status = referenceChoice<number>('asset-after-delete', 'status');
+      const code = referenceChoice<string>('asset-after-delete', 'code');
+      t.observe({
+        summary: Object.entries(replies).map(([name, reply]) => `${name}: ${statusWithCode(reply)}`).join('; '),
+        matchesReference: Object.values(replies).every((reply) => reply.status === status && reply.json?.error?.code === code),
+      });
+    },
+  },
+  {
+    id: 'ASSET-UNKNOWN-GET',
+    level: 'MUST',
+    seedSections: ['3', '4.6', '7'],
+    title: 'GET /v1/assets/{asset_id} for an unknown id answers 404 ASSET_NOT_FOUND',
+    requires: ASSETS,
+    async run(t) {
+      expectError(await t.a.getAsset(unknownAssetId()), 404, 'ASSET_NOT_FOUND', 'getAsset');
+    },
+  },
+  {
+    id: 'ASSET-UNKNOWN-DELETE',
+    level: 'MUST',
+    seedSections: ['3', '4.7', '7'],
+    title: 'DELETE /v1/assets/{asset_id} for an unknown id answers 404 ASSET_NOT_FOUND',
+    requires: ASSETS,
+    async run(t) {
+      expectError(await t.a.deleteAsset(unknownAssetId()), 404, 'ASSET_NOT_FOUND', 'deleteAsset');
+    },
+  },
+  {
+    id: 'ASSET-UNKNOWN-REFERENCE',
+    level: 'MUST',
+    seedSections: ['2.2', '3', '7'],
+    title: 'A decision referencing an unknown asset id answers 404 ASSET_NOT_FOUND',
+    requires: ASSETS_IN_DECISIONS,
+    async run(t) {
+      expectError(await decideReferencing(t.a, unknownAssetId(), 'image'), 404, 'ASSET_NOT_FOUND', 'decide');
+    },
+  },
+  {
+    id: 'ASSET-EXPIRED-REFERENCE',
+    level: 'MUST',
+    seedSections: ['2.5', '3', '7'],
+    title: 'A decision referencing an asset after its expires_at answers 410 ASSET_EXPIRED',
+    requires: ASSETS_IN_DECISIONS,
+    async run(t) {
+      const assetId = await expiredAsset(t);
+      expectError(await decideReferencing(t.expiring!.client, assetId, 'image'), 410, 'ASSET_EXPIRED', 'decide');
+    },
+  },
+  {
+    id: 'ASSET-EXPIRED-READ',
+    level: 'OBSERVE',
+    seedSections: ['3', '4.6'],
+    title: 'What GET /v1/assets/{asset_id} answers after the asset\'s expires_at',
+    requires: ASSETS,
+    openPoint: 'asset-read-after-expiry',
+    async run(t) {
+      const assetId = await expiredAsset(t);
+      const reply = await t.expiring!.client.getAsset(assetId);
+      t.observe({
+        summary: `GET: ${statusWithCode(reply)}`,
+        matchesReference: reply.status === referenceChoice<number>('asset-read-after-expiry', 'status') && reply.json?.error?.code === referenceChoice<string>('asset-read-after-expiry', 'code'),
+      });
+    },
+  },
+  ...ownReferenceChecks,
+  {
+    id: 'ASSET-READ-DELETE-STATUS',
+    level: 'OBSERVE',
+    seedSections: ['4.6', '4.7'],
+    title: 'The success statuses of GET and DELETE on /v1/assets/{asset_id}',
+    requires: ASSETS,
+    openPoint: 'asset-read-delete-status',
+    async run(t) {
+      const { asset } = await uploadSample(t.a, 'image/png');
+      const read = await t.a.getAsset(asset.id);
+      const deleted = await t.a.deleteAsset(asset.id);
+      t.observe({
+        summary: `GET: ${statusWithCode(read)}; DELETE: ${statusWithCode(deleted)}`,
+        matchesReference: read.status === referenceChoice<number>('asset-read-delete-status', 'get_status') && deleted.status === referenceChoice<number>('asset-read-delete-status', 'delete_status'),
+      });
+    },
+  },
+  {
+    id: 'ASSET-UPLOAD-BODY-LIMIT',
+    level: 'OBSERVE',
+    seedSections: ['4.5', '8'],
+    title: 'Whether a valid upload over 256 KiB (the JSON body limit) is accepted',
+    requires: ASSETS,
+    openPoint: 'upload-body-limit',
+    async run(t) {
+      const sample = oversizeSample('image', JSON_BODY_LIMIT_BYTES);
+      const reply = await t.a.upload(sample.bytes, sample.mimeType);
+      const appliesToUploads = referenceChoice<boolean>('upload-body-limit', 'applies_to_uploads');
+      t.observe({
+        summary: `a ${sample.bytes.byteLength}-byte ${sample.mimeType}: ${statusWithCode(reply)}`,
+        matchesReference: appliesToUploads ? !isSuccess(reply) : reply.status === 201,
+      });
+    },
+  },
+  {
+    id: 'ASSET-PAGES-LIMIT-STATUS',
+    level: 'OBSERVE',
+    seedSections: ['7', '8'],
+    title: `What a PDF of ${maxDocumentPages + 1} pages (over the page limit) answers, and with which code`,
+    requires: ASSETS,
+    openPoint: 'name-only-statuses',
+    async run(t) {
+      const reply = await t.a.upload(pdfWithPages(maxDocumentPages + 1), 'application/pdf');
+      observeNameOnly(t, reply, 'DOCUMENT_TOO_MANY_PAGES');
+    },
+  },
+  {
+    id: 'ASSET-AUDIO-LENGTH-STATUS',
+    level: 'OBSERVE',
+    seedSections: ['7', '8'],
+    title: `What a WAV clip of ${maxAudioSeconds + 1} s (over the duration limit) answers, and with which code`,
+    requires: ASSETS,
+    openPoint: 'name-only-statuses',
+    async run(t) {
+      const reply = await t.a.upload(wavSeconds(maxAudioSeconds + 1), 'audio/wav');
+      observeNameOnly(t, reply, 'AUDIO_TOO_LONG');
+    },
+  },
+  {
+    id: 'ASSET-MEDIA-TYPE-PARAMETERS',
+    level: 'OBSERVE',
+    seedSections: ['4.5'],
+    title: 'Whether an upload declared "text/plain; charset=utf-8" is accepted, and the mime_type it gets',
+    requires: ASSETS,
+    openPoint: 'upload-media-type-parameters',
+    async run(t) {
+      const reply = await t.a.upload(new TextEncoder().encode(plainTextSample), 'text/plain; charset=utf-8');
+      const mimeType = reply.json?.mime_type;
+      t.observe({
+        summary: `${statusWithCode(reply)}${typeof mimeType === 'string' ? `, mime_type ${mimeType}` : ''}`,
+        matchesReference: reply.status === 201 && mimeType === 'text/plain',
+      });
+    },
+  },
+]);

@@ -1,0 +1,137 @@
+// Errors (seed 7): every error, whatever induced it, uses the one error body: a code from the
+// list, a message string, and request_id (a string equal to X-Request-ID, or null). The stated
+// status of each code is enforced wherever a body is checked (expectErrorBody); the checks here
+// induce errors of several kinds and look at the body, its media type and what it leaks, and
+// record what the open points (unknown routes, name-only codes, a null request_id) answer.
+import { referenceChoice } from '../spec/index.ts';
+import { statusWithCode, unknownAssetId } from './assets-support.ts';
+import { area, type Check } from './check.ts';
+import type { CheckContext } from './context.ts';
+import { describeReply, expectErrorBody } from './expect.ts';
+import type { Reply } from './http.ts';
+import { decideBody } from './requests.ts';
+
+const UNKNOWN_ROUTE = '/v1/conformance-no-such-route';
+const MALFORMED_JSON = '{"context": "My order arrived damaged.", "questions": {"topic": ';
+
+interface InducedError {
+  /** What was wrong with the request, in a few words. */
+  cause: string;
+  /** The operation whose documented responses the error body is validated against. */
+  operationId: string;
+  send(t: CheckContext): Promise<Reply>;
+}
+
+/** Requests each server must refuse, one per kind of mistake a caller makes. */
+const inducedErrors = {
+  unknownRoute: { cause: `GET ${UNKNOWN_ROUTE}`, operationId: 'listModels', send: (t) => t.a.send({ method: 'GET', path: UNKNOWN_ROUTE }) },
+  malformedJson: {
+    cause: 'a decide body that is not valid JSON',
+    operationId: 'decide',
+    send: (t) => t.a.send({ method: 'POST', path: '/v1/decide', raw: MALFORMED_JSON, contentType: 'application/json' }),
+  },
+  unknownField: { cause: 'a decide body with an unknown field', operationId: 'decide', send: (t) => t.a.decide({ ...decideBody(), conformance_unknown_field: true }) },
+  missingKey: { cause: 'GET /v1/models without a key', operationId: 'listModels', send: (t) => t.anonymous.send({ method: 'GET', path: '/v1/models' }) },
+  unknownAsset: { cause: 'GET of an unknown asset id', operationId: 'getAsset', send: (t) => t.a.getAsset(unknownAssetId()) },
+} satisfies Record<string, InducedError>;
+
+/** Further mistakes that a server's parser or framework, rather than its handlers, tends to answer. */
+const parserErrors: InducedError[] = [
+  { cause: 'a JSON array as the decide body', operationId: 'decide', send: (t) => t.a.send({ method: 'POST', path: '/v1/decide', raw: '[]', contentType: 'application/json' }) },
+  { cause: 'a decide body with fields of the wrong types', operationId: 'decide', send: (t) => t.a.decide({ context: 42, questions: [null] }) },
+  { cause: 'a decide body of bytes that are not UTF-8', operationId: 'decide', send: (t) => t.a.send({ method: 'POST', path: '/v1/decide', raw: new Uint8Array([0x7b, 0xff, 0xfe, 0x22, 0xc3]), contentType: 'application/json' }) },
+];
+
+async function inducedReplies(t: CheckContext, errors: readonly InducedError[]): Promise<Array<{ error: InducedError; reply: Reply }>> {
+  const replies: Array<{ error: InducedError; reply: Reply }> = [];
+  for (const error of errors) replies.push({ error, reply: await error.send(t) });
+  return replies;
+}
+
+function errorBodyCheck(id: string, induced: InducedError, seedSections: string[], extra: Partial<Check> = {}): Omit<Check, 'area'> {
+  return {
+    id,
+    level: 'MUST',
+    seedSections,
+    title: `The error answering ${induced.cause} is the error body of seed 7 (code from the list, message, request_id)`,
+    ...extra,
+    async run(t) {
+      expectErrorBody(await induced.send(t), undefined, induced.operationId);
+    },
+  };
+}
+
+/** Signs of a server's internals: stack frames, tracebacks and source file paths. */
+const INTERNALS: Array<{ name: string; pattern: RegExp }> = [
+  { name: 'a stack frame', pattern: /\bat\s+(?:\S+\s+\()?(?:file:\/\/|node:|\/|[A-Za-z]:\\)\S*:\d+(?::\d+)?\)?/ },
+  { name: 'a traceback', pattern: /Traceback \(most recent call last\)|goroutine \d+ \[|Exception in thread/ },
+  { name: 'a source file path', pattern: /(?:[A-Za-z]:\\|\/)(?:[\w.@-]+[\\/])+[\w.@-]+\.(?:[cm]?[jt]sx?|py|go|rb|java|php|cs|rs|kt)\b/ },
+  { name: 'a dependency folder', pattern: /node_modules|site-packages/ },
+];
+
+const JSON_MEDIA_TYPE = /^application\/json\s*(?:;|$)/i;
+
+export const errorChecks: Check[] = area('errors', [
+  errorBodyCheck('ERRORS-BODY-UNKNOWN-ROUTE', inducedErrors.unknownRoute, ['7']),
+  errorBodyCheck('ERRORS-BODY-MALFORMED-JSON', inducedErrors.malformedJson, ['4', '4.1', '7']),
+  errorBodyCheck('ERRORS-BODY-UNKNOWN-FIELD', inducedErrors.unknownField, ['2.1', '4.1', '7']),
+  errorBodyCheck('ERRORS-BODY-MISSING-KEY', inducedErrors.missingKey, ['5', '7']),
+  errorBodyCheck('ERRORS-BODY-UNKNOWN-ASSET', inducedErrors.unknownAsset, ['3', '7'], { requires: { capabilities: ['assets'] } }),
+  {
+    id: 'ERRORS-JSON-MEDIA-TYPE',
+    level: 'SHOULD',
+    seedSections: ['4', '7'],
+    title: 'Error responses are sent as application/json',
+    async run(t) {
+      for (const { error, reply } of await inducedReplies(t, Object.values(inducedErrors))) {
+        const type = reply.headers['content-type'];
+        if (!type || !JSON_MEDIA_TYPE.test(type)) t.fail(`Content-Type application/json on the error answering ${error.cause}`, type ? `Content-Type ${type}` : 'no Content-Type');
+      }
+    },
+  },
+  {
+    id: 'ERRORS-NO-INTERNALS',
+    level: 'SHOULD',
+    seedSections: ['7'],
+    title: 'Error bodies carry no stack trace, traceback or source file path',
+    async run(t) {
+      for (const { error, reply } of await inducedReplies(t, [...Object.values(inducedErrors), ...parserErrors])) {
+        // The raw body, and the message as read (JSON escapes the backslashes of Windows paths).
+        const readable = `${reply.text}\n${typeof reply.json?.error?.message === 'string' ? reply.json.error.message : ''}`;
+        for (const { name, pattern } of INTERNALS) {
+          const found = pattern.exec(readable);
+          if (found) t.fail(`a human-readable message without ${name} in the error answering ${error.cause}`, `${JSON.stringify(found[0])} in ${describeReply(reply)}`);
+        }
+      }
+    },
+  },
+  {
+    id: 'ERRORS-UNKNOWN-ROUTE-STATUS',
+    level: 'OBSERVE',
+    seedSections: ['7'],
+    title: 'What an unknown path answers, and with which code',
+    openPoint: 'unknown-route',
+    async run(t) {
+      const reply = await inducedErrors.unknownRoute.send(t);
+      t.observe({
+        summary: statusWithCode(reply),
+        matchesReference: reply.status === referenceChoice<number>('unknown-route', 'status') && reply.json?.error?.code === referenceChoice<string>('unknown-route', 'code'),
+      });
+    },
+  },
+  {
+    id: 'ERRORS-REQUEST-ID-NULL',
+    level: 'OBSERVE',
+    seedSections: ['7'],
+    title: 'When error.request_id is null rather than the request id',
+    openPoint: 'error-request-id-null',
+    async run(t) {
+      const replies = await inducedReplies(t, Object.values(inducedErrors));
+      const nulls = replies.filter(({ reply }) => reply.json?.error?.request_id === null).map(({ error }) => error.cause);
+      t.observe({
+        summary: nulls.length === 0 ? `never null in ${replies.length} induced errors` : `null for ${nulls.join(', ')}`,
+        matchesReference: nulls.length === 0,
+      });
+    },
+  },
+]);

@@ -1,0 +1,59 @@
+// Models (seed 2.6, 4.3): GET /v1/models lists the available models. Its shape and status are
+// open (models-shape), so the contract is a successful JSON answer; the current model's name
+// is expected somewhere in it.
+import { referenceChoice, schemaValidator } from '../spec/index.ts';
+import { statusWithCode } from './assets-support.ts';
+import { area, type Check } from './check.ts';
+import type { CheckContext } from './context.ts';
+import { describeReply, expectSuccess } from './expect.ts';
+
+/** Seed 2.6: the current model, and its aliases. */
+const CURRENT_MODEL = 'svc-one-v1';
+const ALIASES = ['svc-one-v0', 'svc-one-v0.3'];
+const referenceShape = schemaValidator('ModelList', 'reference');
+
+const listModels = (t: CheckContext) => t.a.send({ method: 'GET', path: '/v1/models' });
+
+export const modelChecks: Check[] = area('models', [
+  {
+    id: 'MODELS-LIST-ANSWERS',
+    level: 'MUST',
+    seedSections: ['4', '4.3'],
+    title: 'GET /v1/models answers a 2xx status with a JSON body',
+    async run(t) {
+      const reply = await listModels(t);
+      expectSuccess(reply, 'for GET /v1/models');
+      if (reply.json === undefined) t.fail('a JSON body listing the models', describeReply(reply));
+    },
+  },
+  {
+    id: 'MODELS-NAMES-CURRENT',
+    level: 'MUST',
+    seedSections: ['2.6', '4.3'],
+    title: `The model listing names the current model ${CURRENT_MODEL}`,
+    async run(t) {
+      const reply = await listModels(t);
+      expectSuccess(reply, 'for GET /v1/models');
+      // The shape is open: look for the name as a JSON string anywhere in the listing.
+      const text = JSON.stringify(reply.json ?? null);
+      if (!text.includes(JSON.stringify(CURRENT_MODEL))) t.fail(`the name "${CURRENT_MODEL}" in the listing`, describeReply(reply));
+      const missingAliases = ALIASES.filter((alias) => !text.includes(JSON.stringify(alias)));
+      if (missingAliases.length > 0) t.note(`the listing does not name the aliases ${missingAliases.join(', ')} (seed 2.6)`);
+    },
+  },
+  {
+    id: 'MODELS-SHAPE',
+    level: 'OBSERVE',
+    seedSections: ['4.3'],
+    title: 'The status and shape of the GET /v1/models answer',
+    openPoint: 'models-shape',
+    async run(t) {
+      const reply = await listModels(t);
+      const matchesShape = reply.json !== undefined && referenceShape(reply.json).valid;
+      t.observe({
+        summary: `${statusWithCode(reply)}, ${matchesShape ? 'a {object: "list", data: [...]} listing' : `body ${JSON.stringify(reply.text.slice(0, 120))}`}`,
+        matchesReference: reply.status === referenceChoice<number>('models-shape', 'status') && matchesShape,
+      });
+    },
+  },
+]);

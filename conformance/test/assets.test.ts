@@ -1,0 +1,228 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { uploadCheckId } from '../assets.ts';
+import { sha256EncodingOf } from '../assets-support.ts';
+import { acceptedMimeTypes, pngImage } from '../samples/media.ts';
+import { isOperation, rewriteJson, rewriteJsonRequest, type Mutation, type ProxiedRequest, type ProxiedResponse } from './support/mutating-proxy.ts';
+import { proveChecks, type BrokenServer } from './support/proof.ts';
+
+const PROXY_REQUEST_ID = 'req_0000b40c3e';
+const HOUR_MS = 3_600_000;
+
+const answerJson = (status: number, body: unknown): ProxiedResponse => ({
+  status,
+  headers: { 'content-type': 'application/json', 'x-request-id': PROXY_REQUEST_ID },
+  body: Buffer.from(JSON.stringify(body)),
+});
+const answerError = (status: number, code: string) => answerJson(status, { error: { code, message: 'Answered by the broken server.', request_id: PROXY_REQUEST_ID } });
+const fakeAsset = (mimeType: string, sizeBytes: number) => ({
+  id: 'asset_brokenServer0001',
+  object: 'asset',
+  mime_type: mimeType,
+  size_bytes: sizeBytes,
+  sha256: '0'.repeat(64),
+  created_at: '2026-01-01T00:00:00Z',
+  expires_at: '2026-01-02T00:00:00Z',
+});
+
+const isUpload = (sent: ProxiedRequest) => sent.method === 'POST' && sent.path.split('?')[0] === '/v1/assets';
+const isAssetPath = (sent: ProxiedRequest, method: string) => isOperation(sent, method, '/v1/assets/');
+const isDecide = (sent: ProxiedRequest) => isOperation(sent, 'POST', '/v1/decide');
+const assetIdOf = (sent: ProxiedRequest) => decodeURIComponent(sent.path.split('?')[0]!.split('/').pop()!);
+const hasPartOfType = (sent: ProxiedRequest, type: string) => {
+  try {
+    const context = JSON.parse(sent.body.toString('utf8')).context;
+    return Array.isArray(context) && context.some((part: { type?: string }) => part?.type === type);
+  } catch {
+    return false;
+  }
+};
+const withAuthorization = (sent: ProxiedRequest, key: string): ProxiedRequest => ({ ...sent, headers: { ...sent.headers, authorization: `Bearer ${key}` } });
+
+/** Rewrites the Asset of a successful upload. */
+const onUploaded = (edit: (asset: any, sent: ProxiedRequest) => unknown): Mutation => ({
+  response: (received, sent) => (isUpload(sent) && received.status === 201 ? rewriteJson(received, (asset) => edit(asset, sent)) : received),
+});
+
+/** A server whose DELETE answers success without deleting anything. */
+const deleteIsNoOp: BrokenServer = {
+  fault: 'answers DELETE without deleting the asset',
+  mutation: () => ({ answer: (sent) => (isAssetPath(sent, 'DELETE') ? answerJson(200, { id: assetIdOf(sent), object: 'asset', deleted: true }) : undefined) }),
+};
+
+/** A server that ignores the media parts of a decision (reads its text parts only). */
+const ignoresMediaParts: BrokenServer = {
+  fault: 'ignores the media parts of a decision',
+  mutation: () => ({
+    request: (sent) => (isDecide(sent) ? rewriteJsonRequest(sent, (body) => ({ ...body, context: body.context.filter((part: { type: string }) => part.type === 'text') })) : sent),
+  }),
+};
+
+const otherAcceptedType = (type: string) => acceptedMimeTypes[(acceptedMimeTypes.indexOf(type as never) + 1) % acceptedMimeTypes.length];
+
+const uploadProofs = Object.fromEntries(
+  acceptedMimeTypes.map((mimeType): [string, BrokenServer[]] => [
+    uploadCheckId(mimeType),
+    [
+      { fault: `refuses ${mimeType} with 415`, mutation: () => ({ answer: (sent) => (isUpload(sent) ? answerError(415, 'UNSUPPORTED_MIME_TYPE') : undefined) }) },
+      { fault: 'echoes another accepted type as mime_type', mutation: () => onUploaded((asset) => ({ ...asset, mime_type: otherAcceptedType(asset.mime_type) })) },
+      { fault: 'counts size_bytes one short', mutation: () => onUploaded((asset) => ({ ...asset, size_bytes: asset.size_bytes - 1 })) },
+      { fault: 'answers the upload with 200 instead of 201', mutation: () => ({ response: (received, sent) => (isUpload(sent) && received.status === 201 ? { ...received, status: 200 } : received) }) },
+    ],
+  ]),
+);
+
+const tooLargeProofs: BrokenServer[] = [
+  {
+    fault: 'stores files over the family limit (413 turned into 201)',
+    mutation: () => ({ response: (received, sent) => (isUpload(sent) && received.status === 413 ? answerJson(201, fakeAsset(sent.headers['content-type'] ?? 'image/png', sent.body.length)) : received) }),
+  },
+  {
+    fault: 'answers an oversize file with 413 PAYLOAD_TOO_LARGE',
+    mutation: () => ({ response: (received, sent) => (isUpload(sent) && received.status === 413 ? answerError(413, 'PAYLOAD_TOO_LARGE') : received) }),
+  },
+];
+
+const rejectsPartType = (type: string): BrokenServer => ({
+  fault: `rejects ${type} parts with 400 UNSUPPORTED_MODALITY`,
+  mutation: () => ({ answer: (sent) => (isDecide(sent) && hasPartOfType(sent, type) ? answerError(400, 'UNSUPPORTED_MODALITY') : undefined) }),
+});
+
+describe('assets checks', () => {
+  proveChecks('assets', {
+    ...uploadProofs,
+    'ASSET-SHA256-MATCHES': [
+      { fault: 'sends the SHA-256 of an empty file', mutation: () => onUploaded((asset) => ({ ...asset, sha256: createHash('sha256').digest('hex') })) },
+      { fault: 'sends an MD5 of the file instead', mutation: () => onUploaded((asset, sent) => ({ ...asset, sha256: createHash('md5').update(sent.body).digest('hex') })) },
+    ],
+    'ASSET-DEFAULT-LIFETIME': [
+      {
+        fault: 'sets expires_at 12 hours after created_at',
+        mutation: () => onUploaded((asset) => ({ ...asset, expires_at: new Date(Date.parse(asset.created_at) + 12 * HOUR_MS).toISOString() })),
+      },
+    ],
+    'ASSET-UNSUPPORTED-TYPE': [
+      { fault: 'accepts video/mp4 uploads', mutation: () => ({ answer: (sent) => (isUpload(sent) && sent.headers['content-type'] === 'video/mp4' ? answerJson(201, fakeAsset('video/mp4', sent.body.length)) : undefined) }) },
+      { fault: 'answers unsupported types with 400 INVALID_REQUEST', mutation: () => ({ response: (received, sent) => (isUpload(sent) && received.status === 415 ? answerError(400, 'INVALID_REQUEST') : received) }) },
+    ],
+    'ASSET-CONTENT-MISMATCH': [
+      {
+        fault: 'accepts content that does not match the declared type (stores it as what it sniffs)',
+        mutation: () => ({
+          request: (sent) => (isUpload(sent) && sent.headers['content-type'] === 'audio/wav' && sent.body.subarray(0, 8).equals(Buffer.from(pngImage().subarray(0, 8))) ? { ...sent, headers: { ...sent.headers, 'content-type': 'image/png' } } : sent),
+        }),
+      },
+    ],
+    'ASSET-TOO-LARGE-IMAGE': tooLargeProofs,
+    'ASSET-TOO-LARGE-DOCUMENT': tooLargeProofs,
+    'ASSET-TOO-LARGE-AUDIO': tooLargeProofs,
+    'ASSET-GET-SAME': [
+      { fault: 'reads back created_at an hour later', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 200 ? rewriteJson(received, (asset) => ({ ...asset, created_at: new Date(Date.parse(asset.created_at) + HOUR_MS).toISOString() })) : received) }) },
+      { fault: 'reads back another size_bytes', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 200 ? rewriteJson(received, (asset) => ({ ...asset, size_bytes: asset.size_bytes + 1 })) : received) }) },
+    ],
+    'ASSET-CONTENT-NEVER-RETURNED': [
+      {
+        fault: 'answers GET with the file bytes',
+        mutation: () => {
+          const files = new Map<string, Buffer>();
+          return {
+            response: (received, sent) => {
+              if (isUpload(sent) && received.status === 201) files.set(JSON.parse(received.body.toString('utf8')).id, sent.body);
+              const file = isAssetPath(sent, 'GET') ? files.get(assetIdOf(sent)) : undefined;
+              return file ? { status: 200, headers: { ...received.headers, 'content-type': 'text/plain' }, body: file } : received;
+            },
+          };
+        },
+      },
+      {
+        fault: 'adds the file content, base64, to the Asset on GET',
+        mutation: () => {
+          const files = new Map<string, Buffer>();
+          return {
+            response: (received, sent) => {
+              if (isUpload(sent) && received.status === 201) files.set(JSON.parse(received.body.toString('utf8')).id, sent.body);
+              const file = isAssetPath(sent, 'GET') ? files.get(assetIdOf(sent)) : undefined;
+              return file ? rewriteJson(received, (asset) => ({ ...asset, content: file.toString('base64') })) : received;
+            },
+          };
+        },
+      },
+      { fault: 'echoes the uploaded text in the upload answer', mutation: () => onUploaded((asset, sent) => ({ ...asset, preview: sent.body.toString('utf8') })) },
+    ],
+    'ASSET-DELETE-RESULT': [
+      { fault: 'answers DELETE with deleted: false', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'DELETE') && received.status === 200 ? rewriteJson(received, (body) => ({ ...body, deleted: false })) : received) }) },
+      { fault: 'answers DELETE with 204 and no body', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'DELETE') && received.status === 200 ? { ...received, status: 204, body: Buffer.alloc(0) } : received) }) },
+      { fault: 'answers DELETE with another id', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'DELETE') && received.status === 200 ? rewriteJson(received, (body) => ({ ...body, id: 'asset_someOtherAsset01' })) : received) }) },
+    ],
+    'ASSET-DELETED-GET-FAILS': [
+      {
+        fault: 'answers GET from a cache filled at upload, also after DELETE',
+        mutation: () => {
+          const cache = new Map<string, Buffer>();
+          return {
+            answer: (sent) => {
+              const cached = isAssetPath(sent, 'GET') ? cache.get(assetIdOf(sent)) : undefined;
+              return cached ? { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': PROXY_REQUEST_ID }, body: cached } : undefined;
+            },
+            response: (received, sent) => {
+              if (isUpload(sent) && received.status === 201) cache.set(JSON.parse(received.body.toString('utf8')).id, received.body);
+              return received;
+            },
+          };
+        },
+      },
+      deleteIsNoOp,
+    ],
+    'ASSET-DELETED-REFERENCE-FAILS': [deleteIsNoOp, ignoresMediaParts],
+    'ASSET-UNKNOWN-GET': [
+      { fault: 'turns 404 into 200', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 404 ? { ...received, status: 200 } : received) }) },
+      { fault: 'answers unknown ids with 404 NOT_FOUND', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 404 ? answerError(404, 'NOT_FOUND') : received) }) },
+    ],
+    'ASSET-UNKNOWN-DELETE': [
+      {
+        fault: 'answers DELETE of an unknown id with success (idempotent delete)',
+        mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'DELETE') && received.status === 404 ? answerJson(200, { id: assetIdOf(sent), object: 'asset', deleted: true }) : received) }),
+      },
+    ],
+    'ASSET-UNKNOWN-REFERENCE': [
+      ignoresMediaParts,
+      { fault: 'answers unknown references with 400 INVALID_REQUEST', mutation: () => ({ response: (received, sent) => (isDecide(sent) && received.status === 404 ? answerError(400, 'INVALID_REQUEST') : received) }) },
+    ],
+    'ASSET-EXPIRED-REFERENCE': [
+      { fault: 'answers expired references with 404 ASSET_NOT_FOUND', mutation: () => ({ response: (received, sent) => (isDecide(sent) && received.status === 410 ? answerError(404, 'ASSET_NOT_FOUND') : received) }) },
+      {
+        fault: 'reports an expires_at it does not enforce',
+        mutation: (target) => ({
+          // The short-lifetime project's requests reach a project whose assets live 24 hours.
+          request: (sent) => (sent.headers.authorization === `Bearer ${target.keyShortTtl}` ? withAuthorization(sent, target.keyA) : sent),
+          response: (received, sent) =>
+            isUpload(sent) && received.status === 201
+              ? rewriteJson(received, (asset) => ({ ...asset, expires_at: new Date(Date.parse(asset.created_at) + target.shortTtlMs).toISOString() }))
+              : received,
+        }),
+      },
+    ],
+    'ASSET-REFERENCE-OWN-IMAGE': [rejectsPartType('image')],
+    'ASSET-REFERENCE-OWN-DOCUMENT': [rejectsPartType('document')],
+    'ASSET-REFERENCE-OWN-AUDIO': [rejectsPartType('audio')],
+  });
+});
+
+describe('sha256 values in the encodings a server may choose (open point sha256-encoding)', () => {
+  const bytes = pngImage();
+  const digest = createHash('sha256').update(bytes).digest();
+
+  test('hex of either case and base64, padded or not, are recognised', () => {
+    expect(sha256EncodingOf(digest.toString('hex'), bytes)).toBe('lowercase hex');
+    expect(sha256EncodingOf(digest.toString('hex').toUpperCase(), bytes)).toBe('uppercase hex');
+    expect(sha256EncodingOf(digest.toString('base64'), bytes)).toBe('base64');
+    expect(sha256EncodingOf(digest.toString('base64').replace(/=+$/, ''), bytes)).toBe('base64');
+    expect(sha256EncodingOf(digest.toString('base64url'), bytes)).toBe('base64url');
+  });
+
+  test('another hash, another file or no string is not recognised', () => {
+    expect(sha256EncodingOf(createHash('sha1').update(bytes).digest('hex'), bytes)).toBeUndefined();
+    expect(sha256EncodingOf(createHash('sha256').update(bytes.subarray(1)).digest('hex'), bytes)).toBeUndefined();
+    expect(sha256EncodingOf(undefined, bytes)).toBeUndefined();
+  });
+});

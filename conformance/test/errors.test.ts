@@ -1,0 +1,51 @@
+import { describe } from 'vitest';
+import { isOperation, rewriteJson, type Mutation, type ProxiedRequest, type ProxiedResponse } from './support/mutating-proxy.ts';
+import { proveChecks } from './support/proof.ts';
+
+/** Rewrites the error bodies a server sends for requests that `applies` to. */
+const onErrors = (applies: (sent: ProxiedRequest, received: ProxiedResponse) => boolean, edit: (body: any, received: ProxiedResponse) => unknown): Mutation => ({
+  response: (received, sent) => (received.status >= 400 && applies(sent, received) ? rewriteJson(received, (body) => edit(body, received)) : received),
+});
+const anyRequest = () => true;
+const isDecide = (sent: ProxiedRequest) => isOperation(sent, 'POST', '/v1/decide');
+
+describe('errors checks', () => {
+  proveChecks('errors', {
+    'ERRORS-BODY-UNKNOWN-ROUTE': [
+      {
+        fault: "answers unknown routes with the framework's plain-text 404",
+        mutation: () => ({ response: (received) => (received.status === 404 && received.body.includes('NOT_FOUND') ? { ...received, headers: { ...received.headers, 'content-type': 'text/plain' }, body: Buffer.from('Not Found') } : received) }),
+      },
+    ],
+    'ERRORS-BODY-MALFORMED-JSON': [
+      {
+        fault: "answers malformed JSON in the framework's own error shape",
+        mutation: () => onErrors(isDecide, () => ({ statusCode: 400, error: 'Bad Request', message: 'Unexpected end of JSON input' })),
+      },
+    ],
+    'ERRORS-BODY-UNKNOWN-FIELD': [
+      { fault: 'leaves request_id out of the error body', mutation: () => onErrors(isDecide, (body) => ({ error: { code: body.error.code, message: body.error.message } })) },
+      { fault: 'sends the message as a list of issues', mutation: () => onErrors(isDecide, (body) => ({ error: { ...body.error, message: [body.error.message] } })) },
+    ],
+    'ERRORS-BODY-MISSING-KEY': [
+      { fault: 'sends an error.request_id other than the X-Request-ID header', mutation: () => onErrors((_sent, received) => received.status === 401, (body) => ({ error: { ...body.error, request_id: 'req_0000other' } })) },
+    ],
+    'ERRORS-BODY-UNKNOWN-ASSET': [
+      { fault: 'uses a code that is not in the list', mutation: () => onErrors((sent) => isOperation(sent, 'GET', '/v1/assets/'), (body) => ({ error: { ...body.error, code: 'ASSET_MISSING' } })) },
+      { fault: 'puts the fields at the top level', mutation: () => onErrors((sent) => isOperation(sent, 'GET', '/v1/assets/'), (body) => body.error) },
+    ],
+    'ERRORS-JSON-MEDIA-TYPE': [
+      { fault: 'labels error bodies text/plain', mutation: () => ({ response: (received) => (received.status >= 400 ? { ...received, headers: { ...received.headers, 'content-type': 'text/plain; charset=utf-8' } } : received) }) },
+    ],
+    'ERRORS-NO-INTERNALS': [
+      {
+        fault: 'appends the stack trace to the message of parser errors',
+        mutation: () => onErrors(isDecide, (body) => ({ error: { ...body.error, message: `${body.error.message}\n    at JSON.parse (<anonymous>)\n    at parseBody (/srv/decision/src/http/body.js:42:17)` } })),
+      },
+      {
+        fault: 'names the source file that failed',
+        mutation: () => onErrors(anyRequest, (body) => ({ error: { ...body.error, message: `${body.error.message} (raised in C:\\services\\decision\\handlers\\validate.py)` } })),
+      },
+    ],
+  });
+});

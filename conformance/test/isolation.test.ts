@@ -1,0 +1,62 @@
+import { describe } from 'vitest';
+import type { EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { isOperation, rewriteJson, type Mutation, type ProxiedRequest } from './support/mutating-proxy.ts';
+import { proveChecks } from './support/proof.ts';
+
+type Project = 'keyA' | 'keyB';
+const other = (project: Project): Project => (project === 'keyA' ? 'keyB' : 'keyA');
+
+/**
+ * A server that acts on `method` requests under `pathPrefix` as if they came from the owner:
+ * the key of `caller` is swapped for the other project's before the request arrives.
+ */
+const actsAsOwner = (caller: Project, method: string, pathPrefix: string) => (target: EmbeddedTarget): Mutation => ({
+  request: (sent: ProxiedRequest) =>
+    isOperation(sent, method, pathPrefix) && sent.headers.authorization === `Bearer ${target[caller]}`
+      ? { ...sent, headers: { ...sent.headers, authorization: `Bearer ${target[other(caller)]}` } }
+      : sent,
+});
+
+/** A server that hides other projects' assets: 403 ASSET_FORBIDDEN turned into 404 ASSET_NOT_FOUND. */
+const hidesForeignAssets = (): Mutation => ({
+  response: (received) => (received.status === 403 ? rewriteJson({ ...received, status: 404 }, (body) => ({ error: { ...body.error, code: 'ASSET_NOT_FOUND' } })) : received),
+});
+
+describe('isolation checks', () => {
+  proveChecks('isolation', {
+    'ISOLATION-GET-FORBIDDEN': [
+      { fault: "lets project B read project A's assets", mutation: actsAsOwner('keyB', 'GET', '/v1/assets/') },
+      { fault: 'answers 404 ASSET_NOT_FOUND for assets of other projects', mutation: hidesForeignAssets },
+    ],
+    'ISOLATION-DELETE-FORBIDDEN': [
+      { fault: "lets project B delete project A's assets", mutation: actsAsOwner('keyB', 'DELETE', '/v1/assets/') },
+      { fault: 'answers 404 ASSET_NOT_FOUND for assets of other projects', mutation: hidesForeignAssets },
+    ],
+    'ISOLATION-REFERENCE-FORBIDDEN': [
+      { fault: "lets project B's decisions use project A's assets", mutation: actsAsOwner('keyB', 'POST', '/v1/decide') },
+      { fault: 'answers 404 ASSET_NOT_FOUND for assets of other projects', mutation: hidesForeignAssets },
+    ],
+    'ISOLATION-OWNER-UNAFFECTED': [
+      { fault: "carries out project B's delete of project A's asset", mutation: actsAsOwner('keyB', 'DELETE', '/v1/assets/') },
+      {
+        fault: "marks an asset as deleted when another project's delete was refused",
+        mutation: () => {
+          const refused = new Set<string>();
+          return {
+            response: (received, sent) => {
+              const assetId = sent.path.split('/').pop() ?? '';
+              if (isOperation(sent, 'DELETE', '/v1/assets/') && received.status === 403) refused.add(assetId);
+              if (isOperation(sent, 'GET', '/v1/assets/') && refused.has(assetId)) return rewriteJson({ ...received, status: 404 }, () => ({ error: { code: 'ASSET_NOT_FOUND', message: 'Deleted.', request_id: received.headers['x-request-id'] ?? null } }));
+              return received;
+            },
+          };
+        },
+      },
+    ],
+    'ISOLATION-REVERSE-GET-DELETE-FORBIDDEN': [
+      { fault: "lets project A read project B's assets", mutation: actsAsOwner('keyA', 'GET', '/v1/assets/') },
+      { fault: "lets project A delete project B's assets", mutation: actsAsOwner('keyA', 'DELETE', '/v1/assets/') },
+    ],
+    'ISOLATION-REVERSE-REFERENCE-FORBIDDEN': [{ fault: "lets project A's decisions use project B's assets", mutation: actsAsOwner('keyA', 'POST', '/v1/decide') }],
+  });
+});

@@ -1,0 +1,55 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { describe } from 'vitest';
+import { isOperation, rewriteJson, type ProxiedRequest, type ProxiedResponse } from './support/mutating-proxy.ts';
+import { proveChecks } from './support/proof.ts';
+
+const withoutRequestId = (received: ProxiedResponse): ProxiedResponse => {
+  const { 'x-request-id': _dropped, ...headers } = received.headers;
+  return { ...received, headers };
+};
+const withRequestId = (received: ProxiedResponse, id: string): ProxiedResponse => ({ ...received, headers: { ...received.headers, 'x-request-id': id } });
+/** Sets the id in the header and, on errors, in error.request_id, so only the id's form is wrong. */
+const withIdEverywhere = (received: ProxiedResponse, id: string): ProxiedResponse =>
+  withRequestId(received.status >= 400 ? rewriteJson(received, (body) => ({ error: { ...body.error, request_id: id } })) : received, id);
+const callerSent = (sent: ProxiedRequest) => sent.headers['x-request-id'] !== undefined;
+const isDecide = (sent: ProxiedRequest) => isOperation(sent, 'POST', '/v1/decide');
+
+describe('request-ids checks', () => {
+  proveChecks('request-ids', {
+    'REQID-ON-SUCCESS': [
+      { fault: 'drops X-Request-ID on every 2xx response', mutation: () => ({ response: (received) => (received.status < 300 ? withoutRequestId(received) : received) }) },
+      { fault: 'drops X-Request-ID on GET /health only', mutation: () => ({ response: (received, sent) => (isOperation(sent, 'GET', '/health') ? withoutRequestId(received) : received) }) },
+      { fault: 'sends an X-Request-ID with a slash on GET /openapi.json', mutation: () => ({ response: (received, sent) => (isOperation(sent, 'GET', '/openapi.json') ? withRequestId(received, 'req/1') : received) }) },
+    ],
+    'REQID-ON-ERRORS': [
+      { fault: 'drops X-Request-ID on every error response', mutation: () => ({ response: (received) => (received.status >= 400 ? withoutRequestId(received) : received) }) },
+      { fault: 'drops X-Request-ID on 404s of unknown routes', mutation: () => ({ response: (received, sent) => (sent.path.startsWith('/v1/no-such-route') ? withoutRequestId(received) : received) }) },
+      { fault: 'drops X-Request-ID on 401s', mutation: () => ({ response: (received) => (received.status === 401 ? withoutRequestId(received) : received) }) },
+    ],
+    'REQID-CALLER-KEPT': [
+      { fault: 'replaces caller ids with generated ones', mutation: () => ({ response: (received, sent) => (callerSent(sent) ? withIdEverywhere(received, `req_${randomBytes(8).toString('hex')}`) : received) }) },
+      { fault: 'keeps caller ids on successes only', mutation: () => ({ response: (received, sent) => (callerSent(sent) && received.status >= 400 ? withIdEverywhere(received, `req_${randomBytes(8).toString('hex')}`) : received) }) },
+      { fault: 'rewrites ":" in caller ids to "_"', mutation: () => ({ response: (received, sent) => (callerSent(sent) ? withIdEverywhere(received, sent.headers['x-request-id']!.replace(/:/g, '_')) : received) }) },
+    ],
+    'REQID-CALLER-KEPT-128': [
+      { fault: 'truncates caller ids to 64 characters', mutation: () => ({ response: (received, sent) => (callerSent(sent) ? withIdEverywhere(received, sent.headers['x-request-id']!.slice(0, 64)) : received) }) },
+    ],
+    'REQID-GENERATED-FORM': [
+      { fault: 'generates UUIDs', mutation: () => ({ response: (received, sent) => (callerSent(sent) ? received : withIdEverywhere(received, randomUUID())) }) },
+      { fault: 'generates req_ ids with non-hex characters on errors', mutation: () => ({ response: (received, sent) => (!callerSent(sent) && received.status >= 400 ? withIdEverywhere(received, `req_${Date.now().toString(36)}zz`) : received) }) },
+    ],
+    'REQID-GENERATED-UNIQUE': [
+      { fault: 'generates the same id for every decide', mutation: () => ({ response: (received, sent) => (!callerSent(sent) && isDecide(sent) ? withIdEverywhere(received, 'req_0000') : received) }) },
+    ],
+    'REQID-ERROR-BODY-MATCHES': [
+      { fault: 'puts another id than the header in error bodies', mutation: () => ({ response: (received) => (received.status >= 400 ? rewriteJson(received, (body) => ({ error: { ...body.error, request_id: `req_${randomBytes(8).toString('hex')}` } })) : received) }) },
+      { fault: "puts a generated id, not the caller's, in error bodies", mutation: () => ({ response: (received, sent) => (callerSent(sent) && received.status >= 400 ? rewriteJson(received, (body) => ({ error: { ...body.error, request_id: 'req_feed' } })) : received) }) },
+      { fault: 'leaves request_id out of 404 error bodies', mutation: () => ({ response: (received) => (received.status === 404 ? rewriteJson(received, (body) => ({ error: { code: body.error.code, message: body.error.message } })) : received) }) },
+    ],
+    'REQID-NOT-IN-DECIDE-BODY': [
+      { fault: 'adds request_id to decide bodies', mutation: () => ({ response: (received, sent) => (isDecide(sent) && received.status === 200 ? rewriteJson(received, (body) => ({ ...body, request_id: received.headers['x-request-id'] })) : received) }) },
+      { fault: 'tucks the request id into usage', mutation: () => ({ response: (received, sent) => (isDecide(sent) && received.status === 200 ? rewriteJson(received, (body) => ({ ...body, usage: { ...body.usage, trace: received.headers['x-request-id'] } })) : received) }) },
+      { fault: 'echoes only caller ids into decide bodies', mutation: () => ({ response: (received, sent) => (isDecide(sent) && callerSent(sent) && received.status === 200 ? rewriteJson(received, (body) => ({ ...body, trace: sent.headers['x-request-id'] })) : received) }) },
+    ],
+  });
+});
