@@ -63,6 +63,7 @@ export async function runCommand(settings: RunSettings, output: Omit<ProgressOpt
       keyA,
       ...(keyB ? { keyB } : {}),
       timeoutMs: settings.timeoutMs,
+      seed: settings.seed,
       only: settings.only,
       skip: settings.skip,
       onStart: (check) => progress.start(check),

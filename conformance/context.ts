@@ -27,6 +27,10 @@ export interface ApiClient {
 
 export interface CheckContext {
   target: Target;
+  /** Seed of generated inputs (--seed): the same seed reproduces a run's inputs exactly. */
+  seed: number;
+  /** Budget of generated cases per property (--num-runs); undefined means each property's default. */
+  numRuns?: number;
   /** Calls with the first project's key. */
   a: ApiClient;
   /** Calls with the second project's key; only for checks that declare `requires.secondKey`. */
@@ -60,6 +64,8 @@ export function apiClient(http: Http, key: string | null): ApiClient {
 
 export interface ContextParts {
   target: Target;
+  seed: number;
+  numRuns?: number;
   http: Http;
   keyA: string;
   keyB?: string;
@@ -67,7 +73,7 @@ export interface ContextParts {
   note(text: string): void;
 }
 
-export function createCheckContext({ target, http, keyA, keyB, observe, note }: ContextParts): CheckContext {
+export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, observe, note }: ContextParts): CheckContext {
   const a = apiClient(http, keyA);
   const missingB: ApiClient = new Proxy({} as ApiClient, {
     get() {
@@ -76,6 +82,8 @@ export function createCheckContext({ target, http, keyA, keyB, observe, note }: 
   });
   return {
     target,
+    seed,
+    ...(numRuns !== undefined ? { numRuns } : {}),
     a,
     b: keyB ? apiClient(http, keyB) : missingB,
     ...(target.shortTtl ? { expiring: { client: apiClient(http, target.shortTtl.key), ttlMs: target.shortTtl.ttlMs } } : {}),

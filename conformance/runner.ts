@@ -9,6 +9,12 @@ export interface RunOptions {
   keyA: string;
   keyB?: string;
   timeoutMs: number;
+  /** Seed of generated inputs; a run with the same seed generates the same inputs. */
+  seed?: number;
+  /** Cases per property-based check (the property suite); undefined: each property's default. */
+  numRuns?: number;
+  /** How long one check may take in all; default ten request timeouts. Property checks need more. */
+  checkTimeoutMs?: number;
   /** Run only these check ids (others are left out of the results). */
   only?: readonly string[];
   /** Report these check ids as skipped without running them. */
@@ -57,6 +63,8 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   const reference = check.openPoint ? openPoint(check.openPoint).referenceChoice.summary : undefined;
   const context = createCheckContext({
     target: options.target,
+    seed: options.seed ?? 1,
+    ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}),
     http,
     keyA: options.keyA,
     ...(options.keyB ? { keyB: options.keyB } : {}),
@@ -69,8 +77,9 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   // A check may make several requests, each with its own timeout; this bounds the whole check
   // so that no target, however hostile, can stall a run.
   let timer: NodeJS.Timeout | undefined;
+  const checkTimeoutMs = options.checkTimeoutMs ?? options.timeoutMs * 10;
   const overall = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TransportError('timeout', `the check did not finish within ${options.timeoutMs * 10} ms`)), options.timeoutMs * 10);
+    timer = setTimeout(() => reject(new TransportError('timeout', `the check did not finish within ${checkTimeoutMs} ms`)), checkTimeoutMs);
   });
   try {
     await Promise.race([check.run(context), overall]);
