@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { validateResponseBody } from '../../spec/index.ts';
-import { acceptedSamples, mismatchedSample, oversizeSample, pdfWithPages, pngImage, wavSeconds } from '../../conformance/samples/media.ts';
+import { acceptedSamples, mismatchedSample, oversizeSample, pdfWithPages, pngImage, truncatedSample, wavSeconds } from '../../conformance/samples/media.ts';
 import { call, choiceQuestion, KEY_B, startServer, type RunningServer } from './support/server.ts';
 
 let server: RunningServer;
@@ -53,6 +53,9 @@ describe('upload (seed 4.5)', () => {
     expect(pages.json.error.code).toBe('DOCUMENT_TOO_MANY_PAGES');
     const seconds = await upload(server, wavSeconds(31), 'audio/wav');
     expect(seconds.json.error.code).toBe('AUDIO_TOO_LONG');
+    const truncated = await upload(server, truncatedSample('application/pdf'), 'application/pdf');
+    expect([truncated.status, truncated.json.error.code]).toEqual([400, 'DECODE_FAILED']);
+    for (const reply of [pages, seconds, truncated]) expect(reply.json.error.request_id).toBe(reply.headers['x-request-id']);
   });
 });
 
