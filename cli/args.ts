@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ALL_CAPABILITIES, type Capability } from '../conformance/check.ts';
 
-export const SUITES = ['conformance'] as const;
+export const SUITES = ['conformance', 'property'] as const;
 export type Suite = (typeof SUITES)[number];
 
 export interface RunSettings {
@@ -19,6 +19,8 @@ export interface RunSettings {
   timeoutMs: number;
   warmupTimeoutMs: number;
   seed: number;
+  /** Cases per property (the property suite); undefined: each property's default budget. */
+  numRuns?: number;
   quiet: boolean;
   verbose: boolean;
 }
@@ -46,7 +48,8 @@ Run:
   --report-dir DIR            where reports go (default: reports/out/<timestamp>/)
   --timeout-ms N              timeout of every request after the warm-up (default 30000)
   --warmup-timeout-ms N       how long the first call may take, for cold starts (default 180000)
-  --seed N                    seed of generated inputs (default: random, printed)
+  --seed N                    seed of generated inputs (default: random, printed); with --num-runs, replays a run exactly
+  --num-runs N                generated cases per property of the property suite (default: each property's budget)
   --quiet                     print only the summary
   --verbose                   print every request of failing checks
   --help                      this help
@@ -82,6 +85,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
         'timeout-ms': { type: 'string' },
         'warmup-timeout-ms': { type: 'string' },
         seed: { type: 'string' },
+        'num-runs': { type: 'string' },
         quiet: { type: 'boolean' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean' },
@@ -123,6 +127,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
     timeoutMs: positiveInteger('timeout-ms', values['timeout-ms'], 30_000),
     warmupTimeoutMs: positiveInteger('warmup-timeout-ms', values['warmup-timeout-ms'], 180_000),
     seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : positiveInteger('seed', values.seed, 1),
+    ...(values['num-runs'] !== undefined ? { numRuns: positiveInteger('num-runs', values['num-runs'], 1) } : {}),
     quiet: values.quiet ?? false,
     verbose: values.verbose ?? false,
   };

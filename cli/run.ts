@@ -1,14 +1,22 @@
 // `decision-conformance run`: wires a target, the suites and the reports together.
 import type { CheckResult } from '../conformance/check.ts';
 import type { Target } from '../conformance/context.ts';
-import { checks } from '../conformance/registry.ts';
+import type { Check } from '../conformance/check.ts';
+import { checks as conformanceChecks } from '../conformance/registry.ts';
 import { runChecks } from '../conformance/runner.ts';
+import { propertyChecks } from '../property/registry.ts';
 import { buildRunReport } from '../reports/run-report.ts';
 import { defaultReportDir, writeReports, type ReportPaths } from '../reports/write.ts';
 import type { RunSettings } from './args.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { createProgress, type ProgressOptions } from './progress.ts';
 import { warmUp } from './warmup.ts';
+
+/** The checks of each suite; a property check sends hundreds of requests, so it gets longer in all. */
+const SUITE_CHECKS: Record<RunSettings['suites'][number], { checks: readonly Check[]; checkTimeoutMs?: number }> = {
+  conformance: { checks: conformanceChecks },
+  property: { checks: propertyChecks, checkTimeoutMs: 10 * 60_000 },
+};
 
 export interface RunOutcome {
   exitCode: 0 | 1 | 2;
@@ -58,17 +66,25 @@ export async function runCommand(settings: RunSettings, output: Omit<ProgressOpt
     }
     progress.line(`warm-up call answered in ${Math.round(warmup.durationMs)} ms (status ${warmup.status})`);
 
-    const results = await runChecks(checks, {
-      target,
-      keyA,
-      ...(keyB ? { keyB } : {}),
-      timeoutMs: settings.timeoutMs,
-      seed: settings.seed,
-      only: settings.only,
-      skip: settings.skip,
-      onStart: (check) => progress.start(check),
-      onResult: (result) => progress.result(result),
-    });
+    const results: CheckResult[] = [];
+    for (const suite of settings.suites) {
+      const { checks, checkTimeoutMs } = SUITE_CHECKS[suite];
+      results.push(
+        ...(await runChecks(checks, {
+          target,
+          keyA,
+          ...(keyB ? { keyB } : {}),
+          timeoutMs: settings.timeoutMs,
+          ...(checkTimeoutMs ? { checkTimeoutMs } : {}),
+          seed: settings.seed,
+          ...(settings.numRuns !== undefined ? { numRuns: settings.numRuns } : {}),
+          only: settings.only,
+          skip: settings.skip,
+          onStart: (check) => progress.start(check),
+          onResult: (result) => progress.result(result),
+        })),
+      );
+    }
     const finished = report(results);
     const reportPaths = await writeReports(finished, reportDir);
     const { summary } = finished;

@@ -2,6 +2,22 @@
 // choice probabilities, margin, abstention, usage and model; open points observed beside the
 // reference choices.
 import { referenceChoice, schemaValidator } from '../spec/index.ts';
+import {
+  abstainBreach,
+  canonical,
+  choiceArgmaxBreach,
+  choiceMarginBreach,
+  choiceSumBreach,
+  inputTokensBreach,
+  objectKeys,
+  outputTokenFields,
+  probabilityRangeBreach,
+  sameIdsBreach,
+  showId,
+  sortedProbabilities,
+  TRICKY_IDS,
+  type RuleBreach,
+} from './answer-rules.ts';
 import { area, type Capability, type Check } from './check.ts';
 import type { CheckContext } from './context.ts';
 import { describeReply, expectSuccess, expectValidBody } from './expect.ts';
@@ -21,32 +37,7 @@ import {
 
 /** Seed 2.6. */
 const MODEL_NAMES = ['svc-one-v1', 'svc-one-v0', 'svc-one-v0.3'];
-const MARGIN_TOLERANCE = 1e-9;
-const SUM_TOLERANCE = 1e-6;
 const choiceAnswerShape = schemaValidator('ChoiceAnswer', 'contract');
-
-/**
- * Ids a server could bend: look-alikes (Latin "a", Cyrillic "а"), prototype names, spaces,
- * composed and decomposed accents, an astral emoji, a ligature NFKC would unfold, case, a
- * numeric key, JSON pointer characters and a zero-width space.
- */
-const TRICKY_IDS: readonly string[] = [
-  'a',
-  '\u0430',
-  '__proto__',
-  'constructor',
-  'wants refund',
-  ' padded ',
-  'Gr\u00f6\u00dfe',
-  'e\u0301te\u0301',
-  '\u{1F4E6} parcel',
-  '\uFB01le',
-  'Topic',
-  'topic',
-  '1',
-  'a/b~c',
-  'zero\u200Bwidth',
-];
 
 const VAGUE_CONTEXTS = ['Hello.', 'ok', 'Please advise.', 'Thanks in advance.'];
 const EIGHT_BLANK_OPTIONS = Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`opt_${index + 1}`, '']));
@@ -71,11 +62,6 @@ interface ChoiceSeen {
   answer: Record<string, any>;
 }
 
-/** Shows an id with every non-ASCII character escaped, so look-alikes can be told apart. */
-function showId(id: string): string {
-  return JSON.stringify(id).replace(/[^\x20-\x7e]/gu, (char) => [...char].map((c) => `\\u{${c.codePointAt(0)!.toString(16)}}`).join(''));
-}
-
 async function decideOk(t: CheckContext, body: unknown): Promise<Reply> {
   const reply = await t.a.decide(body);
   expectSuccess(reply, 'for a valid decide body');
@@ -96,25 +82,14 @@ async function choiceAnswers(t: CheckContext, bodies: ReadonlyArray<{ questions:
   return seen;
 }
 
-/** The probabilities as numbers, highest first; undefined when they are not all numbers. */
-function sortedProbabilities(answer: Record<string, any>): number[] | undefined {
-  const values = typeof answer.probabilities === 'object' && answer.probabilities !== null ? Object.values(answer.probabilities) : [];
-  if (values.length === 0 || !values.every((value) => typeof value === 'number')) return undefined;
-  return (values as number[]).sort((x, y) => y - x);
+/** Fails the check with a rule's breach, if there is one. */
+function failOn(t: CheckContext, breach: RuleBreach | undefined): void {
+  if (breach) t.fail(breach.expected, breach.observed);
 }
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** Fails unless `returned` holds exactly the ids sent, compared as exact strings. */
 function expectSameIds(t: CheckContext, sent: readonly string[], returned: string[] | undefined, where: string): void {
-  if (!returned) t.fail(`${where} keyed by the ids sent`, 'no such object in the body');
-  const sentSet = new Set(sent);
-  const returnedSet = new Set(returned);
-  const missing = sent.filter((id) => !returnedSet.has(id));
-  const unexpected = returned.filter((id) => !sentSet.has(id));
-  if (missing.length > 0 || unexpected.length > 0 || returned.length !== sent.length) {
-    t.fail(`${where} keyed by exactly the ${plural(sent.length, 'id')} sent, byte for byte`, `${plural(returned.length, 'key')}; missing ${missing.map(showId).join(', ') || 'none'}; unexpected ${unexpected.map(showId).join(', ') || 'none'}`);
-  }
+  failOn(t, sameIdsBreach(sent, returned, where));
 }
 
 /**
@@ -140,8 +115,6 @@ async function expectIdsEchoed(t: CheckContext, ids: readonly string[], buildTex
     expectSameIds(t, [id], keysOf(alone.json), where);
   }
 }
-
-const objectKeys = (value: unknown) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : undefined);
 
 /** One question of each other type, as the reference server reads them (score fields are an open point). */
 const otherTypeQuestions: Record<Exclude<Capability, 'multimodal' | 'assets'>, unknown> = {
@@ -262,11 +235,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     seedSections: ['2.4'],
     title: 'Every choice probability is a number from 0 to 1',
     async run(t) {
-      for (const { where, answer } of await choiceAnswers(t, probeBodies)) {
-        for (const [optionId, p] of Object.entries(answer.probabilities ?? {})) {
-          if (typeof p !== 'number' || !(p >= 0 && p <= 1)) t.fail(`${where}/probabilities/${showId(optionId)} a number in [0, 1]`, JSON.stringify(p));
-        }
-      }
+      for (const { where, answer } of await choiceAnswers(t, probeBodies)) failOn(t, probabilityRangeBreach(answer, where));
     },
   },
   {
@@ -277,11 +246,9 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     async run(t) {
       let judged = 0;
       for (const { where, answer } of await choiceAnswers(t, probeBodies)) {
-        const ranked = sortedProbabilities(answer);
-        if (answer.choice === null || !ranked) continue;
+        if (answer.choice === null || !sortedProbabilities(answer)) continue;
         judged += 1;
-        const chosen = typeof answer.choice === 'string' && Object.hasOwn(answer.probabilities, answer.choice) ? answer.probabilities[answer.choice] : undefined;
-        if (chosen !== ranked[0]) t.fail(`${where}/choice an option with the top probability ${ranked[0]}`, `${showId(String(answer.choice))} with probability ${String(chosen)}`);
+        failOn(t, choiceArgmaxBreach(answer, where));
       }
       if (judged === 0) t.note('Every choice was null: no selected option to judge.');
     },
@@ -292,14 +259,8 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     seedSections: ['2.4'],
     title: 'confidence equals the top-1 minus the top-2 probability (within 1e-9), computed from the returned probabilities',
     async run(t) {
-      for (const { where, answer } of await choiceAnswers(t, probeBodies)) {
-        const ranked = sortedProbabilities(answer);
-        if (!ranked || ranked.length < 2) continue; // single options: DECIDE-SINGLE-OPTION-MARGIN
-        const margin = ranked[0]! - ranked[1]!;
-        if (typeof answer.confidence !== 'number' || Math.abs(answer.confidence - margin) > MARGIN_TOLERANCE) {
-          t.fail(`${where}/confidence ${margin} (top-1 ${ranked[0]} minus top-2 ${ranked[1]})`, JSON.stringify(answer.confidence));
-        }
-      }
+      // Single options are not judged here: DECIDE-SINGLE-OPTION-MARGIN.
+      for (const { where, answer } of await choiceAnswers(t, probeBodies)) failOn(t, choiceMarginBreach(answer, where));
     },
   },
   {
@@ -328,7 +289,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
       for (const { where, optionIds, answer } of await choiceAnswers(t, abstentionBodies)) {
         if (answer.abstain !== true) continue;
         abstained += 1;
-        if (answer.choice !== null) t.fail(`${where}/choice null when abstain is true`, JSON.stringify(answer.choice));
+        failOn(t, abstainBreach(answer, where));
         expectSameIds(t, optionIds, objectKeys(answer.probabilities), `${where}/probabilities when abstain is true`);
       }
       if (abstained === 0) t.note('No answer abstained in this run; the rule could not be seen at work.');
@@ -384,8 +345,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     title: 'usage.input_tokens is an integer of at least 0',
     async run(t) {
       for (const body of probeBodies.slice(0, 3)) {
-        const tokens = (await decideOk(t, body)).json?.usage?.input_tokens;
-        if (!Number.isInteger(tokens) || tokens < 0) t.fail('usage.input_tokens an integer ≥ 0', JSON.stringify(tokens));
+        failOn(t, inputTokensBreach((await decideOk(t, body)).json));
       }
     },
   },
@@ -396,8 +356,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     title: 'No output-token field: nothing like output_tokens or completion_tokens in usage or at the top level',
     async run(t) {
       const reply = await decideOk(t, decideBody());
-      const usageKeys = objectKeys(reply.json?.usage) ?? [];
-      const offending = [...usageKeys.filter((key) => /output|completion/i.test(key)).map((key) => `usage.${key}`), ...(objectKeys(reply.json) ?? []).filter((key) => /output_tokens|completion_tokens/i.test(key))];
+      const offending = outputTokenFields(reply.json);
       if (offending.length > 0) t.fail('usage reported as input_tokens only (seed 1: no output tokens)', offending.join(', '));
     },
   },
@@ -427,12 +386,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     seedSections: ['2.4'],
     title: 'The probabilities of a choice answer add up to 1 (within 1e-6)',
     async run(t) {
-      for (const { where, answer } of await choiceAnswers(t, probeBodies)) {
-        const ranked = sortedProbabilities(answer);
-        if (!ranked) continue;
-        const sum = ranked.reduce((total, p) => total + p, 0);
-        if (Math.abs(sum - 1) > SUM_TOLERANCE) t.fail(`${where}/probabilities adding up to 1`, `a sum of ${sum}`);
-      }
+      for (const { where, answer } of await choiceAnswers(t, probeBodies)) failOn(t, choiceSumBreach(answer, where));
     },
   },
   {
@@ -475,10 +429,3 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
   answerShapeCheck('multi', 'MultiAnswer'),
   answerShapeCheck('score', 'ScoreAnswer'),
 ]);
-
-/** JSON with object keys sorted, to compare answers whatever the key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'undefined';
-  return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
-}

@@ -13,10 +13,12 @@ function checkedProbability(value: number): number {
 
 /**
  * Rounds a distribution to multiples of 10^-PROBABILITY_DECIMALS whose units add up to exactly
- * 10^PROBABILITY_DECIMALS (largest-remainder rounding; equal remainders favour the earlier entry).
- * Renormalises first: float32 softmax outputs add up to 1 only within about 1e-7.
+ * 10^PROBABILITY_DECIMALS (largest-remainder rounding). Equal remainders are broken by `tieKeys`
+ * (the option ids) when given, so that the order options were sent in changes no probability;
+ * otherwise the earlier entry wins. Renormalises first: float32 softmax outputs add up to 1 only
+ * within about 1e-7.
  */
-export function roundDistribution(values: ArrayLike<number>): number[] {
+export function roundDistribution(values: ArrayLike<number>, tieKeys?: readonly string[]): number[] {
   const raw = Array.from(values, checkedProbability);
   const total = raw.reduce((sum, value) => sum + value, 0);
   if (!(total > 0)) throw new Error('The scoring model returned a distribution that sums to 0');
@@ -25,13 +27,19 @@ export function roundDistribution(values: ArrayLike<number>): number[] {
   let missing = UNITS - units.reduce((sum, unit) => sum + unit, 0);
   const byRemainder = scaled
     .map((value, index) => ({ index, remainder: value - units[index]! }))
-    .sort((a, b) => b.remainder - a.remainder || a.index - b.index);
+    .sort((a, b) => b.remainder - a.remainder || compareKeys(tieKeys, a.index, b.index) || a.index - b.index);
   for (const { index } of byRemainder) {
     if (missing <= 0) break;
     units[index]! += 1;
     missing -= 1;
   }
   return units.map((unit) => unit / UNITS);
+}
+
+function compareKeys(keys: readonly string[] | undefined, a: number, b: number): number {
+  if (!keys) return 0;
+  const [left, right] = [keys[a]!, keys[b]!];
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /** One independent probability, clamped to [0, 1] and rounded like a distribution's entries. */

@@ -316,6 +316,9 @@ describe('probability arithmetic', () => {
     const skewed = roundDistribution(Float32Array.from([0.7000001, 0.2, 0.0999999]));
     expect(skewed.reduce((sum, p) => sum + Math.round(p * 1e6), 0)).toBe(1_000_000);
     expect(roundDistribution([2, 6])).toEqual([0.25, 0.75]);
+    // Ties go by key, not position: the same options in another order round the same way.
+    expect(roundDistribution([1 / 3, 1 / 3, 1 / 3], ['c', 'a', 'b'])).toEqual([0.333333, 0.333334, 0.333333]);
+    expect(roundDistribution([1 / 3, 1 / 3, 1 / 3], ['a', 'b', 'c'])).toEqual([0.333334, 0.333333, 0.333333]);
   });
 
   test('topTwo takes the first of equal maxima and 0 as runner-up of a single entry', () => {

@@ -1,6 +1,8 @@
 // Seed 2.2 and 4.1: unknown request fields are rejected with 400 INVALID_REQUEST. So every
 // object schema a JSON request body can reach is closed (`additionalProperties: false`), unless
-// it is a map whose `additionalProperties` is the schema of its values (questions, options).
+// it is a map whose `additionalProperties` is the schema of its values (questions, options), or
+// a union (`oneOf`/`anyOf`) that only states `type: object` and leaves closing to its branches,
+// which are walked and checked in turn (Question, ContentPart).
 // Runs on the resolved document, so schemas reached through $ref are checked too.
 // `not`, `if`, `then` and `else` only refine an instance's shape and are not walked.
 import { createRulesetFunction } from '@stoplight/spectral-core';
@@ -20,7 +22,7 @@ export default createRulesetFunction({ input: null, options: null }, function cl
   for (const [mediaType, media] of Object.entries(requestBody.content)) {
     if (!JSON_MEDIA_TYPE.test(mediaType) || !isObject(media)) continue;
     walkShapes(media.schema, [...context.path, 'content', mediaType, 'schema'], seen, (schema, path) => {
-      if (!isObjectSchema(schema)) return;
+      if (!isObjectSchema(schema) || isClosedByBranches(schema)) return;
       const additional = schema.additionalProperties;
       if (additional === false || isObject(additional)) return;
       results.push({
@@ -36,6 +38,11 @@ function isObjectSchema(schema) {
   const type = schema.type;
   if (type === 'object' || (Array.isArray(type) && type.includes('object'))) return true;
   return type === undefined && (isObject(schema.properties) || isObject(schema.patternProperties) || 'additionalProperties' in schema);
+}
+
+function isClosedByBranches(schema) {
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
+  return branches !== undefined && branches.length > 0 && !isObject(schema.properties) && !isObject(schema.patternProperties);
 }
 
 function walkShapes(schema, path, seen, visit) {

@@ -1,0 +1,356 @@
+// The commands of the asset model run. Each says whether it may run (`check`, from the model
+// alone, so that a shrunk sequence replays the same way), sends one request (`run`), predicts
+// the answer from the model, asserts only what the seed states, and updates the model.
+//
+// What the seed states, and what is asserted:
+//   upload of a valid file                  201 with the Asset of the file (4.5, 2.5)
+//   owner reads / deletes an active asset   success (2xx: the status is open point asset-read-delete-status)
+//   owner references an active asset       success (2.2)
+//   owner references an expired asset       410 ASSET_EXPIRED (3, 7)
+//   another project, active asset           403 ASSET_FORBIDDEN (3 rule 1)
+//   unknown id                              404 ASSET_NOT_FOUND (3 rule 2)
+// Where the seed is silent, only "not 2xx" or nothing is asserted: the owner after deletion (open
+// point asset-after-delete), another project after deletion or expiry, the owner reading or
+// deleting an expired asset (open point asset-read-after-expiry; if it answers an Asset, the
+// Asset must be the one uploaded).
+import fc from 'fast-check';
+import { assetDifferences, decideReferencing, isSuccess, sha256EncodingOf, sleep, unknownAssetId, uploadSample } from '../../conformance/assets-support.ts';
+import { CheckFailure } from '../../conformance/check.ts';
+import { describeReply, expectError, expectSuccess, expectValidBody } from '../../conformance/expect.ts';
+import type { Reply } from '../../conformance/http.ts';
+import type { MediaPartType } from '../../conformance/requests.ts';
+import { familyOfType, type SampleMimeType } from '../../conformance/samples/media.ts';
+import { CLOCK_TOLERANCE_MS, phaseDuring, refLabel, type AssetModel, type ModelAsset, type Phase, type Project } from './model.ts';
+import { clientOf, type RealSystem } from './system.ts';
+
+/** The longest a single WaitForExpiry sleeps, whatever expires_at says. */
+export const MAX_EXPIRY_WAIT_MS = 15_000;
+
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const typeLabel = (mimeType: SampleMimeType) => (mimeType === DOCX ? 'DOCX' : mimeType);
+
+/** Seed 2.2: an image part references an image; a document part a document or a page image (PNG, JPEG, WebP); an audio part audio. */
+export function partFits(partType: MediaPartType, mimeType: SampleMimeType): boolean {
+  const family = familyOfType(mimeType);
+  return partType === family || (partType === 'document' && family === 'image');
+}
+
+function fail(expected: string, reply: Reply): never {
+  throw new CheckFailure(expected, describeReply(reply));
+}
+
+function expectNotSuccess(reply: Reply, what: string): void {
+  if (isSuccess(reply)) fail(`an error status for ${what}`, reply);
+}
+
+/** A read or upload answered an Asset: it must be the one recorded at upload (seed 4.6: "the same Asset object as upload"). */
+function expectRecordedAsset(reply: Reply, asset: ModelAsset, ref: string, operationId: 'getAsset'): void {
+  expectValidBody(reply, operationId);
+  const differences = assetDifferences(asset.uploaded, reply.json);
+  if (differences.length > 0) throw new CheckFailure(`the Asset ${ref} as uploaded (seed 4.6)`, differences.join('; '));
+}
+
+const whose = (asset: ModelAsset, ref: string) => `${ref}, ${asset.state === 'active' ? 'an' : `a ${asset.state}`} asset of project ${asset.owner}`;
+const describePhase = (phase: Phase) => (phase === 'active-or-expired' ? 'at its expires_at (active or expired)' : phase);
+
+/** Every command counts itself, joins the sequence's list of commands run, then acts. */
+abstract class AssetCommand implements fc.AsyncCommand<AssetModel, RealSystem> {
+  abstract readonly name: string;
+  abstract check(model: Readonly<AssetModel>): boolean;
+  protected abstract act(model: AssetModel, real: RealSystem): Promise<void>;
+  abstract toString(): string;
+  /** The same command, not yet run. */
+  protected abstract fresh(): AssetCommand;
+
+  run(model: AssetModel, real: RealSystem): Promise<void> {
+    real.ran.push(this);
+    real.exploration.commandsRun[this.name] = (real.exploration.commandsRun[this.name] ?? 0) + 1;
+    return this.act(model, real);
+  }
+
+  /** Every run of a sequence gets its own commands, so that what a label shows (#1, #2) is that run's. */
+  [fc.cloneMethod](): AssetCommand {
+    return this.fresh();
+  }
+}
+
+/**
+ * A command about one of the sequence's assets, by its owner or by another project. `pick` counts
+ * back from the newest asset (0: the newest), modulo the number uploaded so far, so the command
+ * runs whenever there is an asset and most often uses a recent one; `actor` 0 is the owner, 1 and
+ * up the other projects in turn. The label shows what was chosen: `Get(B, #1)`.
+ */
+abstract class AssetAction extends AssetCommand {
+  private chosen: { ref: string; project: Project } | undefined;
+
+  constructor(readonly actor: number, readonly pick: number, readonly projects: readonly Project[]) {
+    super();
+  }
+
+  check(model: Readonly<AssetModel>): boolean {
+    return model.assets.length > 0;
+  }
+
+  protected choose(model: AssetModel): { asset: ModelAsset; ref: string; project: Project } {
+    const index = model.assets.length - 1 - (this.pick % model.assets.length);
+    const asset = model.assets[index]!;
+    const others = this.projects.filter((project) => project !== asset.owner);
+    const project = this.actor === 0 ? asset.owner : others[(this.actor - 1) % others.length]!;
+    this.chosen = { ref: refLabel(index), project };
+    return { asset, ref: this.chosen.ref, project };
+  }
+
+  /** "B, #1" once run. */
+  protected get target(): string {
+    return this.chosen ? `${this.chosen.project}, ${this.chosen.ref}` : `${this.actor === 0 ? 'owner' : `other ${this.actor}`}, asset ${this.pick}`;
+  }
+}
+
+/** Sends one request about `asset` and tells the phase the asset was in while it was in flight. */
+async function about(asset: ModelAsset, send: () => Promise<Reply>): Promise<{ reply: Reply; phase: Phase }> {
+  const sentAt = Date.now();
+  const reply = await send();
+  return { reply, phase: phaseDuring(asset, sentAt, Date.now()) };
+}
+
+/** Counts the situation a command met (e.g. "ReferenceInDecide by the owner of an expired asset"), for the report. */
+function met(real: RealSystem, command: string, project: Project, asset: ModelAsset, phase: Phase): void {
+  const situation = `${command} by ${project === asset.owner ? 'the owner' : 'another project'} of ${phase === 'active' ? 'an active' : phase === 'active-or-expired' ? 'an expiring' : phase === 'expired' ? 'an expired' : 'a deleted'} asset`;
+  real.exploration.situations[situation] = (real.exploration.situations[situation] ?? 0) + 1;
+}
+
+export class Upload extends AssetCommand {
+  readonly name = 'Upload';
+  /** The asset number this upload got in its sequence (known once it ran). */
+  private ordinal: number | undefined;
+
+  constructor(readonly project: Project, readonly mimeType: SampleMimeType) {
+    super();
+  }
+
+  check(): boolean {
+    return true;
+  }
+
+  protected async act(model: AssetModel, real: RealSystem): Promise<void> {
+    const { asset, bytes, reply } = await uploadSample(clientOf(real, this.project), this.mimeType);
+    const what = `project ${this.project}'s upload of a valid ${this.mimeType} file`;
+    expectValidBody(reply, 'uploadAsset');
+    if (asset.mime_type !== this.mimeType) throw new CheckFailure(`mime_type ${this.mimeType} for ${what}`, `mime_type ${JSON.stringify(asset.mime_type)}`);
+    if (asset.size_bytes !== bytes.byteLength) throw new CheckFailure(`size_bytes ${bytes.byteLength} for ${what}`, `size_bytes ${JSON.stringify(asset.size_bytes)}`);
+    if (!sha256EncodingOf(asset.sha256, bytes)) throw new CheckFailure(`the SHA-256 of the file as sha256 for ${what}`, `sha256 ${JSON.stringify(asset.sha256)}`);
+    const earlier = model.assets.findIndex((known) => known.id === asset.id);
+    if (earlier >= 0) throw new CheckFailure(`a new asset id for ${what}`, `${asset.id}, the id of ${refLabel(earlier)}`);
+    if (!(Date.parse(asset.expires_at) > Date.parse(asset.created_at))) {
+      throw new CheckFailure(`expires_at after created_at for ${what} (seed 2.5)`, `created_at ${asset.created_at}, expires_at ${asset.expires_at}`);
+    }
+    model.assets.push({ id: asset.id, owner: this.project, state: 'active', uploaded: asset, waitedFor: false });
+    this.ordinal = model.assets.length;
+  }
+
+  toString(): string {
+    return `Upload(${this.project}, ${typeLabel(this.mimeType)})${this.ordinal !== undefined ? ` -> #${this.ordinal}` : ''}`;
+  }
+
+  protected fresh(): Upload {
+    return new Upload(this.project, this.mimeType);
+  }
+}
+
+export class Get extends AssetAction {
+  readonly name = 'Get';
+
+  protected async act(model: AssetModel, real: RealSystem): Promise<void> {
+    const { asset, ref, project } = this.choose(model);
+    const { reply, phase } = await about(asset, () => clientOf(real, project).getAsset(asset.id));
+    met(real, this.name, project, asset, phase);
+    const what = `project ${project}'s GET of ${whose(asset, ref)} (${describePhase(phase)})`;
+    if (project !== asset.owner) {
+      if (phase === 'active') expectError(reply, 403, 'ASSET_FORBIDDEN', 'getAsset');
+      else expectNotSuccess(reply, `${what}: no other project reads an asset (seed 3 rule 1)`);
+      return;
+    }
+    if (phase === 'active') {
+      expectSuccess(reply, `for ${what}`);
+      expectRecordedAsset(reply, asset, ref, 'getAsset');
+    } else if (phase === 'deleted') {
+      expectNotSuccess(reply, `${what} (seed 3: deleted)`);
+    } else if (isSuccess(reply)) {
+      expectRecordedAsset(reply, asset, ref, 'getAsset');
+    }
+  }
+
+  toString(): string {
+    return `Get(${this.target})`;
+  }
+
+  protected fresh(): Get {
+    return new Get(this.actor, this.pick, this.projects);
+  }
+}
+
+export class Delete extends AssetAction {
+  readonly name = 'Delete';
+
+  protected async act(model: AssetModel, real: RealSystem): Promise<void> {
+    const { asset, ref, project } = this.choose(model);
+    const { reply, phase } = await about(asset, () => clientOf(real, project).deleteAsset(asset.id));
+    met(real, this.name, project, asset, phase);
+    const what = `project ${project}'s DELETE of ${whose(asset, ref)} (${describePhase(phase)})`;
+    if (project !== asset.owner) {
+      if (phase === 'active') expectError(reply, 403, 'ASSET_FORBIDDEN', 'deleteAsset');
+      else expectNotSuccess(reply, `${what}: no other project deletes an asset (seed 3 rule 1)`);
+      return;
+    }
+    if (phase === 'deleted') {
+      expectNotSuccess(reply, `${what} (seed 3: deleted)`);
+      return;
+    }
+    if (phase === 'active') expectSuccess(reply, `for ${what}`);
+    if (isSuccess(reply)) {
+      // Seed 4.7: {id, object: "asset", deleted: true}.
+      expectValidBody(reply, 'deleteAsset');
+      if (reply.json.id !== asset.id) throw new CheckFailure(`id ${asset.id} in the answer to ${what} (seed 4.7)`, `id ${JSON.stringify(reply.json.id)}`);
+      asset.state = 'deleted';
+    }
+  }
+
+  toString(): string {
+    return `Delete(${this.target})`;
+  }
+
+  protected fresh(): Delete {
+    return new Delete(this.actor, this.pick, this.projects);
+  }
+}
+
+export class ReferenceInDecide extends AssetAction {
+  readonly name = 'ReferenceInDecide';
+  private partUsed: MediaPartType | undefined;
+
+  /** `partType` is the part wanted; when it does not fit the asset, the part of the asset's own family is sent. */
+  constructor(actor: number, pick: number, projects: readonly Project[], readonly partType: MediaPartType) {
+    super(actor, pick, projects);
+  }
+
+  protected async act(model: AssetModel, real: RealSystem): Promise<void> {
+    const { asset, ref, project } = this.choose(model);
+    const mimeType = asset.uploaded.mime_type as SampleMimeType;
+    // What a part of another family answers is open (part-asset-family): only fitting parts are sent.
+    const part = partFits(this.partType, mimeType) ? this.partType : familyOfType(mimeType);
+    this.partUsed = part;
+    const { reply, phase } = await about(asset, () => decideReferencing(clientOf(real, project), asset.id, part));
+    met(real, this.name, project, asset, phase);
+    const what = `a decision of project ${project} with ${part === 'image' || part === 'audio' ? 'an' : 'a'} ${part} part referencing ${whose(asset, ref)} (${describePhase(phase)})`;
+    if (project !== asset.owner) {
+      if (phase === 'active') expectError(reply, 403, 'ASSET_FORBIDDEN', 'decide');
+      else expectNotSuccess(reply, `${what}: no other project uses an asset (seed 3 rule 1)`);
+      return;
+    }
+    switch (phase) {
+      case 'active':
+        expectSuccess(reply, `for ${what} (seed 2.2)`);
+        return;
+      case 'expired':
+        expectError(reply, 410, 'ASSET_EXPIRED', 'decide');
+        return;
+      case 'active-or-expired':
+        if (!isSuccess(reply)) expectError(reply, 410, 'ASSET_EXPIRED', 'decide');
+        return;
+      case 'deleted':
+        expectNotSuccess(reply, `${what} (seed 3: deleted)`);
+    }
+  }
+
+  toString(): string {
+    return `ReferenceInDecide(${this.target}, ${this.partUsed ?? this.partType})`;
+  }
+
+  protected fresh(): ReferenceInDecide {
+    return new ReferenceInDecide(this.actor, this.pick, this.projects, this.partType);
+  }
+}
+
+export class GetUnknown extends AssetCommand {
+  readonly name = 'GetUnknown';
+
+  constructor(readonly project: Project) {
+    super();
+  }
+
+  check(): boolean {
+    return true;
+  }
+
+  protected async act(_model: AssetModel, real: RealSystem): Promise<void> {
+    const reply = await clientOf(real, this.project).getAsset(unknownAssetId());
+    expectError(reply, 404, 'ASSET_NOT_FOUND', 'getAsset');
+  }
+
+  toString(): string {
+    return `GetUnknown(${this.project})`;
+  }
+
+  protected fresh(): GetUnknown {
+    return this;
+  }
+}
+
+/**
+ * Sleeps until every short-lived asset uploaded so far (and not waited for yet) has passed its
+ * expires_at, plus the clock tolerance: one wait expires them all. At most MAX_EXPIRY_WAIT_MS.
+ */
+export class WaitForExpiry extends AssetCommand {
+  readonly name = 'WaitForExpiry';
+
+  check(model: Readonly<AssetModel>): boolean {
+    return model.waitsLeft > 0 && model.assets.some((asset) => asset.owner === 'S' && !asset.waitedFor);
+  }
+
+  protected async act(model: AssetModel, real: RealSystem): Promise<void> {
+    const pending = model.assets.filter((asset) => asset.owner === 'S' && !asset.waitedFor);
+    const until = Math.max(...pending.map((asset) => Date.parse(asset.uploaded.expires_at))) + CLOCK_TOLERANCE_MS;
+    await sleep(Math.min(Math.max(0, until - Date.now()), MAX_EXPIRY_WAIT_MS));
+    for (const asset of pending) asset.waitedFor = true;
+    model.waitsLeft -= 1;
+    real.exploration.waits += 1;
+  }
+
+  toString(): string {
+    return 'WaitForExpiry';
+  }
+
+  protected fresh(): WaitForExpiry {
+    return this;
+  }
+}
+
+export interface CommandSet {
+  /** Projects whose keys the target has: A and B, and S when it has a short-lived project. */
+  projects: Project[];
+  /** Decisions may reference assets (the target claims multimodal). */
+  references: boolean;
+  /** Uploads by S and expiry waits (the target has a short-lived project, and its lifetime fits the wait). */
+  expiry: boolean;
+  mimeTypes: readonly SampleMimeType[];
+}
+
+/** Which of the sequence's assets a command is about, counting back from the newest (modulo their count). */
+const assetPick = fc.nat({ max: 7 });
+
+export function commandArbitraries(set: CommandSet): Array<fc.Arbitrary<AssetCommand>> {
+  const { projects } = set;
+  const project = fc.constantFrom(...projects);
+  /** 0: the asset's owner (half the time); 1 and up: another project. */
+  const actor = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: projects.length - 1 }));
+  const mimeType = fc.constantFrom(...set.mimeTypes);
+  const partType = fc.constantFrom<MediaPartType>('image', 'document', 'audio');
+  return [
+    fc.tuple(fc.constantFrom<Project>('A', 'B'), mimeType).map(([who, type]) => new Upload(who, type)),
+    fc.tuple(actor, assetPick).map(([who, pick]) => new Get(who, pick, projects)),
+    fc.tuple(actor, assetPick).map(([who, pick]) => new Delete(who, pick, projects)),
+    project.map((who) => new GetUnknown(who)),
+    ...(set.references ? [fc.tuple(actor, assetPick, partType).map(([who, pick, part]) => new ReferenceInDecide(who, pick, projects, part))] : []),
+    ...(set.expiry ? [mimeType.map((type) => new Upload('S', type)), fc.constant(new WaitForExpiry()), fc.constant(new WaitForExpiry())] : []),
+  ];
+}

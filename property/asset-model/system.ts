@@ -1,0 +1,80 @@
+// The real side of the model run: one API client per project, each remembering the request it
+// sent last (so that a failing command can be reproduced with curl), and what the whole check
+// shares across sequences (the expiry-wait budget, counts for the report, a transport failure).
+import { apiClient, type ApiClient } from '../../conformance/context.ts';
+import { curlFor, type SentRequest, type TransportError } from '../../conformance/http.ts';
+import type { Project } from './model.ts';
+
+export type ProjectClients = { [P in Project]?: ApiClient };
+
+/** One request as a command sent it, without the key (the project says which key). */
+export interface SentCall {
+  project: Project;
+  request: Omit<SentRequest, 'key'>;
+}
+
+/** What every sequence of one check shares. */
+export interface Exploration {
+  /** Sequences that may still sleep for expiry before a failure is seen (after one, shrinking may always wait). */
+  waitingSequencesLeft: number;
+  failureSeen: boolean;
+  /** A request that got no usable response: the check stops and reports it as such. */
+  transportError?: TransportError;
+  /** Commands run, by name, and expiry waits made: evidence for the report. */
+  commandsRun: Record<string, number>;
+  /** Commands by the owner or another project, of an active, deleted, expired or expiring asset. */
+  situations: Record<string, number>;
+  waits: number;
+  sequences: number;
+}
+
+export function newExploration(waitingSequences: number): Exploration {
+  return { waitingSequencesLeft: waitingSequences, failureSeen: false, commandsRun: {}, situations: {}, waits: 0, sequences: 0 };
+}
+
+/** The system under test for one sequence. */
+export interface RealSystem {
+  clients: ProjectClients;
+  /** The request the last command sent: when a command fails, the one it failed on. */
+  lastCall?: SentCall;
+  /** Labels of the commands of this sequence that ran, in order, filled in as they run. */
+  ran: Array<{ toString(): string }>;
+  exploration: Exploration;
+}
+
+/** Clients that send through `clients` and remember each request in `system.lastCall`. */
+export function newRealSystem(clients: ProjectClients, exploration: Exploration): RealSystem {
+  const system: RealSystem = { clients: {}, ran: [], exploration };
+  for (const [project, client] of Object.entries(clients) as Array<[Project, ApiClient]>) {
+    // apiClient builds each request exactly as the suites do; the key is added by `client`.
+    system.clients[project] = apiClient((sent) => {
+      system.lastCall = { project, request: sent };
+      return client.send(sent);
+    }, null);
+  }
+  return system;
+}
+
+export function clientOf(system: RealSystem, project: Project): ApiClient {
+  const client = system.clients[project];
+  if (!client) throw new Error(`No client for project ${project}: the command should not have been generated`);
+  return client;
+}
+
+/** The environment variable that holds each project's key (see the command line's --help). */
+const KEY_VARIABLES: Record<Project, string> = { A: 'DECISION_API_KEY', B: 'DECISION_API_KEY_B', S: 'DECISION_EXPIRY_API_KEY' };
+
+/** A curl line that sends `call` again; the key is the project's environment variable, never in clear. */
+export function curlOf(baseUrl: string, call: SentCall): string {
+  const { request } = call;
+  const headers: Record<string, string> = { ...request.headers, authorization: 'Bearer KEY' };
+  let body: string | Uint8Array | undefined;
+  if (request.json !== undefined) {
+    body = JSON.stringify(request.json);
+    headers['content-type'] = request.contentType ?? 'application/json';
+  } else if (request.raw !== undefined) {
+    body = request.raw;
+    if (request.contentType !== undefined) headers['content-type'] = request.contentType;
+  }
+  return curlFor(request.method, `${baseUrl}${request.path}`, headers, body).replace('$DECISION_API_KEY', `$${KEY_VARIABLES[call.project]}`);
+}
