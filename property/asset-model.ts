@@ -14,13 +14,14 @@ import { commandArbitraries, MAX_EXPIRY_WAIT_MS, type CommandSet } from './asset
 import { CLOCK_TOLERANCE_MS, emptyModel, type Project } from './asset-model/model.ts';
 import { curlOf, newExploration, newRealSystem, type ProjectClients, type SentCall } from './asset-model/system.ts';
 
-/** Command sequences per run when --num-runs is not given: a few seconds of requests against the reference server. */
-export const DEFAULT_SEQUENCES = 40;
-/** The longest sequence generated. */
+/** Command sequences per run when --num-runs is not given: about 5 s of requests against the reference server. */
+export const DEFAULT_SEQUENCES = 100;
+/** The longest sequence generated (fast-check draws lengths up to it, mostly short ones). */
 export const MAX_COMMANDS = 24;
 /**
  * Expiry waits are real sleeps: before a failure is seen, only as many sequences wait as fit in
- * this time (three with the reference server's 3 s lifetime). Shrinking a failure may always wait.
+ * this time (three with the reference server's 3 s lifetime), scaled with --num-runs against
+ * DEFAULT_SEQUENCES, up to half the time limit. Shrinking a failure may always wait.
  */
 export const EXPIRY_WAIT_BUDGET_MS = 12_000;
 /** Exploration and shrinking together stop after this long (fast-check's interruptAfterTimeLimit). */
@@ -35,19 +36,21 @@ class SequenceFailure extends Error {
 }
 
 /** How many sequences may wait for expiry, or why none can. */
-function expiryPlan(t: CheckContext): { waitingSequences: number } | { reason: string } {
+function expiryPlan(t: CheckContext, numRuns: number): { waitingSequences: number } | { reason: string } {
   if (!t.expiring) return { reason: 'the target has no short-lived project (--expiry-api-key, --expiry-ttl-seconds)' };
   const waitMs = t.expiring.ttlMs + CLOCK_TOLERANCE_MS;
   if (waitMs > MAX_EXPIRY_WAIT_MS) {
     return { reason: `the short-lived project's assets live ${t.expiring.ttlMs / 1000} s, over the ${(MAX_EXPIRY_WAIT_MS - CLOCK_TOLERANCE_MS) / 1000} s one wait may take` };
   }
-  return { waitingSequences: Math.max(1, Math.floor(EXPIRY_WAIT_BUDGET_MS / waitMs)) };
+  const budgetMs = Math.min((EXPIRY_WAIT_BUDGET_MS * numRuns) / DEFAULT_SEQUENCES, TIME_LIMIT_MS / 2);
+  return { waitingSequences: Math.max(1, Math.floor(budgetMs / waitMs)) };
 }
 
 async function assetLifecycle(t: CheckContext): Promise<void> {
   const references = t.target.capabilities.has('multimodal');
   if (!references) t.note('ReferenceInDecide commands left out: the target does not claim the capability multimodal (--capabilities), so decisions cannot reference assets.');
-  const plan = expiryPlan(t);
+  const numRuns = t.numRuns ?? DEFAULT_SEQUENCES;
+  const plan = expiryPlan(t, numRuns);
   const expiry = 'waitingSequences' in plan;
   if (!expiry) t.note(`Expiry commands (uploads by the short-lived project S, WaitForExpiry) left out: ${plan.reason}; expiry is not checked by this run.`);
 
@@ -55,7 +58,6 @@ async function assetLifecycle(t: CheckContext): Promise<void> {
   const clients: ProjectClients = { A: t.a, B: t.b, ...(expiry ? { S: t.expiring!.client } : {}) };
   const set: CommandSet = { projects, references, expiry, mimeTypes: acceptedMimeTypes };
   const exploration = newExploration(expiry ? plan.waitingSequences : 0);
-  const numRuns = t.numRuns ?? DEFAULT_SEQUENCES;
 
   const property = fc.asyncProperty(fc.commands(commandArbitraries(set), { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
     // After a request without a usable response there is nothing more to learn from this target.
@@ -80,14 +82,19 @@ async function assetLifecycle(t: CheckContext): Promise<void> {
 
   // No endOnFailure: it would skip shrinking, and the shortest failing sequence is the point.
   const details = await fc.check(property, { seed: t.seed, numRuns, interruptAfterTimeLimit: TIME_LIMIT_MS });
-  if (exploration.transportError) throw exploration.transportError;
   const stopped = details.interrupted ? ` (stopped at the ${TIME_LIMIT_MS / 1000} s time limit)` : '';
+  if (exploration.transportError) {
+    // Found while exploring: the check cannot go on. While shrinking: shrinking stopped there.
+    if (!details.failed) throw exploration.transportError;
+    t.note(`Shrinking stopped at a request without a usable response: ${exploration.transportError.message}.`);
+  }
 
   if (!details.failed) {
     const counts = Object.entries(exploration.commandsRun).map(([name, count]) => `${name} ${count}`).join(', ');
     t.note(`${details.numRuns} command sequences of up to ${MAX_COMMANDS} commands by projects ${projects.join(', ')} (seed ${t.seed})${stopped}: ${counts || 'no command ran'}; ${exploration.waits} expiry waits.`);
     const situations = Object.entries(exploration.situations).sort(([a], [b]) => a.localeCompare(b));
     t.note(`Situations met: ${situations.map(([situation, count]) => `${situation} ${count}`).join('; ') || 'none'}.`);
+    if (exploration.rateLimited > 0) t.note(`${exploration.rateLimited} requests answered 429 were sent again after the Retry-After wait.`);
     return;
   }
 

@@ -3,24 +3,27 @@
 // the answer from the model, asserts only what the seed states, and updates the model.
 //
 // What the seed states, and what is asserted:
-//   upload of a valid file                  201 with the Asset of the file (4.5, 2.5)
-//   owner reads / deletes an active asset   success (2xx: the status is open point asset-read-delete-status)
+//   upload of a valid file                  201 with an Asset of that mime_type, size and SHA-256,
+//                                           a new id, expires_at after created_at (4.5, 2.5)
+//   owner reads an active asset             success with the Asset as uploaded (4.6)
+//   owner deletes an active asset           success with {id, object, deleted: true} (4.7)
 //   owner references an active asset       success (2.2)
 //   owner references an expired asset       410 ASSET_EXPIRED (3, 7)
 //   another project, active asset           403 ASSET_FORBIDDEN (3 rule 1)
 //   unknown id                              404 ASSET_NOT_FOUND (3 rule 2)
-// Where the seed is silent, only "not 2xx" or nothing is asserted: the owner after deletion (open
-// point asset-after-delete), another project after deletion or expiry, the owner reading or
-// deleting an expired asset (open point asset-read-after-expiry; if it answers an Asset, the
-// Asset must be the one uploaded).
+// "Success" is any 2xx: the statuses of GET and DELETE are open point asset-read-delete-status,
+// that of decide is not shown. Where the seed is silent, only "not 2xx" or nothing is asserted:
+// the owner after deletion (open point asset-after-delete), another project after deletion or
+// expiry, the owner reading or deleting an expired asset (open point asset-read-after-expiry; an
+// Asset it answers must still be the one uploaded), anything at the very moment of expiry.
 import fc from 'fast-check';
-import { assetDifferences, decideReferencing, isSuccess, sha256EncodingOf, sleep, unknownAssetId, uploadSample } from '../../conformance/assets-support.ts';
+import { assetDifferences, assetLifetimeMs, decideReferencing, isSuccess, sha256EncodingOf, sleep, unknownAssetId, uploadSample } from '../../conformance/assets-support.ts';
 import { CheckFailure } from '../../conformance/check.ts';
 import { describeReply, expectError, expectSuccess, expectValidBody } from '../../conformance/expect.ts';
 import type { Reply } from '../../conformance/http.ts';
 import type { MediaPartType } from '../../conformance/requests.ts';
 import { familyOfType, type SampleMimeType } from '../../conformance/samples/media.ts';
-import { CLOCK_TOLERANCE_MS, phaseDuring, refLabel, type AssetModel, type ModelAsset, type Phase, type Project } from './model.ts';
+import { phaseDuring, refLabel, surelyExpiredAt, type AssetModel, type ModelAsset, type Phase, type Project } from './model.ts';
 import { clientOf, type RealSystem } from './system.ts';
 
 /** The longest a single WaitForExpiry sleeps, whatever expires_at says. */
@@ -50,8 +53,10 @@ function expectRecordedAsset(reply: Reply, asset: ModelAsset, ref: string, opera
   if (differences.length > 0) throw new CheckFailure(`the Asset ${ref} as uploaded (seed 4.6)`, differences.join('; '));
 }
 
-const whose = (asset: ModelAsset, ref: string) => `${ref}, ${asset.state === 'active' ? 'an' : `a ${asset.state}`} asset of project ${asset.owner}`;
-const describePhase = (phase: Phase) => (phase === 'active-or-expired' ? 'at its expires_at (active or expired)' : phase);
+const PHASE_WORDS: Record<Phase, string> = { active: 'an active', deleted: 'a deleted', expired: 'an expired', 'active-or-expired': 'an expiring' };
+
+/** "#1, a deleted asset of project A". */
+const whose = (asset: ModelAsset, ref: string, phase: Phase) => `${ref}, ${PHASE_WORDS[phase]} asset of project ${asset.owner}`;
 
 /** Every command counts itself, joins the sequence's list of commands run, then acts. */
 abstract class AssetCommand implements fc.AsyncCommand<AssetModel, RealSystem> {
@@ -115,7 +120,7 @@ async function about(asset: ModelAsset, send: () => Promise<Reply>): Promise<{ r
 
 /** Counts the situation a command met (e.g. "ReferenceInDecide by the owner of an expired asset"), for the report. */
 function met(real: RealSystem, command: string, project: Project, asset: ModelAsset, phase: Phase): void {
-  const situation = `${command} by ${project === asset.owner ? 'the owner' : 'another project'} of ${phase === 'active' ? 'an active' : phase === 'active-or-expired' ? 'an expiring' : phase === 'expired' ? 'an expired' : 'a deleted'} asset`;
+  const situation = `${command} by ${project === asset.owner ? 'the owner' : 'another project'} of ${PHASE_WORDS[phase]} asset`;
   real.exploration.situations[situation] = (real.exploration.situations[situation] ?? 0) + 1;
 }
 
@@ -133,7 +138,9 @@ export class Upload extends AssetCommand {
   }
 
   protected async act(model: AssetModel, real: RealSystem): Promise<void> {
+    const sentAt = Date.now();
     const { asset, bytes, reply } = await uploadSample(clientOf(real, this.project), this.mimeType);
+    const answeredAt = Date.now();
     const what = `project ${this.project}'s upload of a valid ${this.mimeType} file`;
     expectValidBody(reply, 'uploadAsset');
     if (asset.mime_type !== this.mimeType) throw new CheckFailure(`mime_type ${this.mimeType} for ${what}`, `mime_type ${JSON.stringify(asset.mime_type)}`);
@@ -141,10 +148,10 @@ export class Upload extends AssetCommand {
     if (!sha256EncodingOf(asset.sha256, bytes)) throw new CheckFailure(`the SHA-256 of the file as sha256 for ${what}`, `sha256 ${JSON.stringify(asset.sha256)}`);
     const earlier = model.assets.findIndex((known) => known.id === asset.id);
     if (earlier >= 0) throw new CheckFailure(`a new asset id for ${what}`, `${asset.id}, the id of ${refLabel(earlier)}`);
-    if (!(Date.parse(asset.expires_at) > Date.parse(asset.created_at))) {
-      throw new CheckFailure(`expires_at after created_at for ${what} (seed 2.5)`, `created_at ${asset.created_at}, expires_at ${asset.expires_at}`);
-    }
-    model.assets.push({ id: asset.id, owner: this.project, state: 'active', uploaded: asset, waitedFor: false });
+    const lifetimeMs = assetLifetimeMs(asset);
+    if (!(lifetimeMs > 0)) throw new CheckFailure(`expires_at after created_at for ${what} (seed 2.5)`, `created_at ${asset.created_at}, expires_at ${asset.expires_at}`);
+    const expires = { earliest: sentAt + lifetimeMs, latest: answeredAt + lifetimeMs };
+    model.assets.push({ id: asset.id, owner: this.project, state: 'active', uploaded: asset, expires, waitedFor: false });
     this.ordinal = model.assets.length;
   }
 
@@ -164,7 +171,7 @@ export class Get extends AssetAction {
     const { asset, ref, project } = this.choose(model);
     const { reply, phase } = await about(asset, () => clientOf(real, project).getAsset(asset.id));
     met(real, this.name, project, asset, phase);
-    const what = `project ${project}'s GET of ${whose(asset, ref)} (${describePhase(phase)})`;
+    const what = `project ${project}'s GET of ${whose(asset, ref, phase)}`;
     if (project !== asset.owner) {
       if (phase === 'active') expectError(reply, 403, 'ASSET_FORBIDDEN', 'getAsset');
       else expectNotSuccess(reply, `${what}: no other project reads an asset (seed 3 rule 1)`);
@@ -174,7 +181,7 @@ export class Get extends AssetAction {
       expectSuccess(reply, `for ${what}`);
       expectRecordedAsset(reply, asset, ref, 'getAsset');
     } else if (phase === 'deleted') {
-      expectNotSuccess(reply, `${what} (seed 3: deleted)`);
+      expectNotSuccess(reply, `${what} (seed 3; the code is open point asset-after-delete)`);
     } else if (isSuccess(reply)) {
       expectRecordedAsset(reply, asset, ref, 'getAsset');
     }
@@ -196,14 +203,14 @@ export class Delete extends AssetAction {
     const { asset, ref, project } = this.choose(model);
     const { reply, phase } = await about(asset, () => clientOf(real, project).deleteAsset(asset.id));
     met(real, this.name, project, asset, phase);
-    const what = `project ${project}'s DELETE of ${whose(asset, ref)} (${describePhase(phase)})`;
+    const what = `project ${project}'s DELETE of ${whose(asset, ref, phase)}`;
     if (project !== asset.owner) {
       if (phase === 'active') expectError(reply, 403, 'ASSET_FORBIDDEN', 'deleteAsset');
       else expectNotSuccess(reply, `${what}: no other project deletes an asset (seed 3 rule 1)`);
       return;
     }
     if (phase === 'deleted') {
-      expectNotSuccess(reply, `${what} (seed 3: deleted)`);
+      expectNotSuccess(reply, `${what} (seed 3; the code is open point asset-after-delete)`);
       return;
     }
     if (phase === 'active') expectSuccess(reply, `for ${what}`);
@@ -241,7 +248,7 @@ export class ReferenceInDecide extends AssetAction {
     this.partUsed = part;
     const { reply, phase } = await about(asset, () => decideReferencing(clientOf(real, project), asset.id, part));
     met(real, this.name, project, asset, phase);
-    const what = `a decision of project ${project} with ${part === 'image' || part === 'audio' ? 'an' : 'a'} ${part} part referencing ${whose(asset, ref)} (${describePhase(phase)})`;
+    const what = `a decision of project ${project} with ${part === 'image' || part === 'audio' ? 'an' : 'a'} ${part} part referencing ${whose(asset, ref, phase)}`;
     if (project !== asset.owner) {
       if (phase === 'active') expectError(reply, 403, 'ASSET_FORBIDDEN', 'decide');
       else expectNotSuccess(reply, `${what}: no other project uses an asset (seed 3 rule 1)`);
@@ -258,7 +265,7 @@ export class ReferenceInDecide extends AssetAction {
         if (!isSuccess(reply)) expectError(reply, 410, 'ASSET_EXPIRED', 'decide');
         return;
       case 'deleted':
-        expectNotSuccess(reply, `${what} (seed 3: deleted)`);
+        expectNotSuccess(reply, `${what} (seed 3; the code is open point asset-after-delete)`);
     }
   }
 
@@ -297,8 +304,8 @@ export class GetUnknown extends AssetCommand {
 }
 
 /**
- * Sleeps until every short-lived asset uploaded so far (and not waited for yet) has passed its
- * expires_at, plus the clock tolerance: one wait expires them all. At most MAX_EXPIRY_WAIT_MS.
+ * Sleeps until every short-lived asset uploaded so far (and not waited for yet) has surely passed
+ * its expires_at: one wait expires them all. At most MAX_EXPIRY_WAIT_MS.
  */
 export class WaitForExpiry extends AssetCommand {
   readonly name = 'WaitForExpiry';
@@ -309,8 +316,7 @@ export class WaitForExpiry extends AssetCommand {
 
   protected async act(model: AssetModel, real: RealSystem): Promise<void> {
     const pending = model.assets.filter((asset) => asset.owner === 'S' && !asset.waitedFor);
-    const until = Math.max(...pending.map((asset) => Date.parse(asset.uploaded.expires_at))) + CLOCK_TOLERANCE_MS;
-    await sleep(Math.min(Math.max(0, until - Date.now()), MAX_EXPIRY_WAIT_MS));
+    await sleep(Math.min(Math.max(0, surelyExpiredAt(pending) - Date.now()), MAX_EXPIRY_WAIT_MS));
     for (const asset of pending) asset.waitedFor = true;
     model.waitsLeft -= 1;
     real.exploration.waits += 1;
@@ -338,6 +344,11 @@ export interface CommandSet {
 /** Which of the sequence's assets a command is about, counting back from the newest (modulo their count). */
 const assetPick = fc.nat({ max: 7 });
 
+/**
+ * The commands to draw from, each as often as its weight (fc.commands draws uniformly from the
+ * list). References weigh most: they are where the seed states most (2xx, 403, 410). Waits come
+ * soon after a short-lived upload, leaving room for commands on the expired assets.
+ */
 export function commandArbitraries(set: CommandSet): Array<fc.Arbitrary<AssetCommand>> {
   const { projects } = set;
   const project = fc.constantFrom(...projects);
@@ -345,12 +356,13 @@ export function commandArbitraries(set: CommandSet): Array<fc.Arbitrary<AssetCom
   const actor = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: projects.length - 1 }));
   const mimeType = fc.constantFrom(...set.mimeTypes);
   const partType = fc.constantFrom<MediaPartType>('image', 'document', 'audio');
-  return [
-    fc.tuple(fc.constantFrom<Project>('A', 'B'), mimeType).map(([who, type]) => new Upload(who, type)),
-    fc.tuple(actor, assetPick).map(([who, pick]) => new Get(who, pick, projects)),
-    fc.tuple(actor, assetPick).map(([who, pick]) => new Delete(who, pick, projects)),
-    project.map((who) => new GetUnknown(who)),
-    ...(set.references ? [fc.tuple(actor, assetPick, partType).map(([who, pick, part]) => new ReferenceInDecide(who, pick, projects, part))] : []),
-    ...(set.expiry ? [mimeType.map((type) => new Upload('S', type)), fc.constant(new WaitForExpiry()), fc.constant(new WaitForExpiry())] : []),
+  const weighted: Array<[number, fc.Arbitrary<AssetCommand>]> = [
+    [2, fc.tuple(fc.constantFrom<Project>('A', 'B'), mimeType).map(([who, type]) => new Upload(who, type))],
+    [2, fc.tuple(actor, assetPick).map(([who, pick]) => new Get(who, pick, projects))],
+    [2, fc.tuple(actor, assetPick).map(([who, pick]) => new Delete(who, pick, projects))],
+    [1, project.map((who) => new GetUnknown(who))],
   ];
+  if (set.references) weighted.push([3, fc.tuple(actor, assetPick, partType).map(([who, pick, part]) => new ReferenceInDecide(who, pick, projects, part))]);
+  if (set.expiry) weighted.push([2, mimeType.map((type) => new Upload('S', type))], [2, fc.constant(new WaitForExpiry())]);
+  return weighted.flatMap(([weight, arbitrary]) => Array<fc.Arbitrary<AssetCommand>>(weight).fill(arbitrary));
 }

@@ -15,6 +15,12 @@ export interface ModelAsset {
   state: AssetState;
   /** The Asset as the upload answered it (mime_type, sha256, expires_at, ...): every read must return it. */
   uploaded: Asset;
+  /**
+   * When the asset expires on the kit's clock: its lifetime (expires_at − created_at, both the
+   * server's) after the upload was sent at the earliest, after it was answered at the latest.
+   * Relative times make the model immune to a server clock set differently from the kit's.
+   */
+  expires: { earliest: number; latest: number };
   /** A WaitForExpiry has slept past this asset's expires_at. */
   waitedFor: boolean;
 }
@@ -31,28 +37,32 @@ export function emptyModel(waitsLeft: number): AssetModel {
 }
 
 /**
- * How far the kit's clock and the server's may disagree about expires_at (servers may also round
- * times to the second). Within this distance of expires_at an asset may be either active or
- * expired, and the model accepts both.
+ * How far the server may be off in its own expiry, beyond the upload's round trip (it may round
+ * created_at or expires_at to the second). Within this distance of the expiry an asset may be
+ * either active or expired, and the model accepts both.
  */
 export const CLOCK_TOLERANCE_MS = 1_000;
 
-/** What the model knows about an asset while a request was in flight (sent at `sentAt`, answered at `answeredAt`). */
+/** What the model knows about an asset while a request was in flight: its state, or "active or expired" near its expiry. */
 export type Phase = AssetState | 'active-or-expired';
 
 /**
- * The asset's phase during a request. Deletion is known from the model; expiry from the clock
- * (expires_at is the server's own statement, seed 2.5). Updates the state to expired once that is certain.
+ * The asset's phase during a request sent at `sentAt` and answered at `answeredAt`. Deletion is
+ * known from the model, expiry from the clock; the state becomes expired once that is certain.
  */
 export function phaseDuring(asset: ModelAsset, sentAt: number, answeredAt: number): Phase {
   if (asset.state !== 'active') return asset.state;
-  const expiresAt = Date.parse(asset.uploaded.expires_at);
-  if (answeredAt + CLOCK_TOLERANCE_MS < expiresAt) return 'active';
-  if (sentAt - CLOCK_TOLERANCE_MS >= expiresAt) {
+  if (answeredAt + CLOCK_TOLERANCE_MS < asset.expires.earliest) return 'active';
+  if (sentAt - CLOCK_TOLERANCE_MS >= asset.expires.latest) {
     asset.state = 'expired';
     return 'expired';
   }
   return 'active-or-expired';
+}
+
+/** When an expiry wait for these assets may end: each is then surely expired. */
+export function surelyExpiredAt(assets: readonly ModelAsset[]): number {
+  return Math.max(...assets.map((asset) => asset.expires.latest)) + CLOCK_TOLERANCE_MS;
 }
 
 /** "#1" for the first asset of a sequence. */

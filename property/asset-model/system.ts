@@ -1,11 +1,23 @@
 // The real side of the model run: one API client per project, each remembering the request it
-// sent last (so that a failing command can be reproduced with curl), and what the whole check
-// shares across sequences (the expiry-wait budget, counts for the report, a transport failure).
+// sent last (so that a failing command can be reproduced with curl) and sending it again after a
+// 429, and what the whole check shares across sequences (the expiry-wait budget, counts for the
+// report, a transport failure).
 import { apiClient, type ApiClient } from '../../conformance/context.ts';
-import { curlFor, type SentRequest, type TransportError } from '../../conformance/http.ts';
+import { sleep } from '../../conformance/assets-support.ts';
+import { curlFor, type Reply, type SentRequest, type TransportError } from '../../conformance/http.ts';
 import type { Project } from './model.ts';
 
 export type ProjectClients = { [P in Project]?: ApiClient };
+
+/** How often one request is sent again after 429 RATE_LIMITED, and the longest wait before it. */
+export const RATE_LIMIT_RETRIES = 3;
+const MAX_RETRY_AFTER_MS = 10_000;
+
+/** The Retry-After header in milliseconds (seconds on the wire), 1 s without one, at most MAX_RETRY_AFTER_MS. */
+function retryAfterMs(reply: Reply): number {
+  const seconds = Number(reply.headers['retry-after']);
+  return Math.min(Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000, MAX_RETRY_AFTER_MS);
+}
 
 /** One request as a command sent it, without the key (the project says which key). */
 export interface SentCall {
@@ -25,11 +37,12 @@ export interface Exploration {
   /** Commands by the owner or another project, of an active, deleted, expired or expiring asset. */
   situations: Record<string, number>;
   waits: number;
-  sequences: number;
+  /** Requests sent again after 429 RATE_LIMITED. */
+  rateLimited: number;
 }
 
 export function newExploration(waitingSequences: number): Exploration {
-  return { waitingSequencesLeft: waitingSequences, failureSeen: false, commandsRun: {}, situations: {}, waits: 0, sequences: 0 };
+  return { waitingSequencesLeft: waitingSequences, failureSeen: false, commandsRun: {}, situations: {}, waits: 0, rateLimited: 0 };
 }
 
 /** The system under test for one sequence. */
@@ -47,9 +60,15 @@ export function newRealSystem(clients: ProjectClients, exploration: Exploration)
   const system: RealSystem = { clients: {}, ran: [], exploration };
   for (const [project, client] of Object.entries(clients) as Array<[Project, ApiClient]>) {
     // apiClient builds each request exactly as the suites do; the key is added by `client`.
-    system.clients[project] = apiClient((sent) => {
+    system.clients[project] = apiClient(async (sent) => {
       system.lastCall = { project, request: sent };
-      return client.send(sent);
+      // A 429 says nothing about the asset lifecycle: wait as asked and send again, a few times.
+      for (let retry = 0; ; retry += 1) {
+        const reply = await client.send(sent);
+        if (reply.status !== 429 || retry === RATE_LIMIT_RETRIES) return reply;
+        exploration.rateLimited += 1;
+        await sleep(retryAfterMs(reply));
+      }
     }, null);
   }
   return system;
