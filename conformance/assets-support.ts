@@ -4,7 +4,7 @@
 // may choose, and a short form of a reply for observations.
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorCode, type Schemas } from '../spec/index.ts';
+import { defaultAssetLifetimeMs, errorCode, type Schemas } from '../spec/index.ts';
 import { CheckFailure } from './check.ts';
 import type { ApiClient, CheckContext } from './context.ts';
 import { describeReply } from './expect.ts';
@@ -17,7 +17,7 @@ export { sleep };
 export type Asset = Schemas['Asset'];
 
 /** Seed 2.5 and 8: an asset expires 24 hours after upload by default. */
-export const DEFAULT_ASSET_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_ASSET_LIFETIME_MS = defaultAssetLifetimeMs;
 
 export interface StoredAsset {
   asset: Asset;

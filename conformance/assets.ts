@@ -1,7 +1,7 @@
 // Assets (seed 2.5, 3, 4.5 to 4.7, 8): uploading each accepted type and what the Asset says
 // about the file; refused uploads; reading and deleting; unknown, deleted and expired ids; and
 // decisions that reference the caller's own assets.
-import { referenceChoice } from '../spec/index.ts';
+import { referenceChoice, requestBodyLimitBytes } from '../spec/index.ts';
 import {
   assetDifferences,
   assetLifetimeMs,
@@ -48,7 +48,7 @@ const EXPIRY_MARGIN_MS = 1_000;
 /** Servers may stamp created_at and expires_at a moment apart. */
 const LIFETIME_TOLERANCE_MS = 1_000;
 /** Seed 8: "Request body 256 KiB"; whether it applies to uploads is open (upload-body-limit). */
-const JSON_BODY_LIMIT_BYTES = 256 * 1024;
+const JSON_BODY_LIMIT_BYTES = requestBodyLimitBytes;
 const NO_EXPIRY_PROJECT = 'not verifiable in this run: no short-lifetime project (--expiry-api-key, --expiry-ttl-seconds)';
 
 /** ASSET-UPLOAD-IMAGE-PNG, ...; the one vendor type is named by its file extension. */

@@ -1,7 +1,7 @@
 // Decide answers (seed 2.1, 2.4, 3, 9): one answer per question id, ids echoed byte for byte,
 // choice probabilities, margin, abstention, usage and model; open points observed beside the
 // reference choices.
-import { referenceChoice, schemaValidator } from '../spec/index.ts';
+import { currentModel, modelAliases, referenceChoice, schemaValidator } from '../spec/index.ts';
 import {
   abstainBreach,
   canonical,
@@ -36,7 +36,7 @@ import {
 } from './requests.ts';
 
 /** Seed 2.6. */
-const MODEL_NAMES = ['svc-one-v1', 'svc-one-v0', 'svc-one-v0.3'];
+const MODEL_NAMES = [currentModel, ...modelAliases];
 const choiceAnswerShape = schemaValidator('ChoiceAnswer', 'contract');
 
 const VAGUE_CONTEXTS = ['Hello.', 'ok', 'Please advise.', 'Thanks in advance.'];

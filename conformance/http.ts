@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { operations } from '../spec/index.ts';
+import { redactDeep, redactText } from './redaction.ts';
 
 export const DEFAULT_BODY_CAP_BYTES = 4 * 1024 * 1024;
 const EXCERPT_CHARS = 2000;
@@ -71,17 +72,6 @@ export function operationIdOf(method: string, path: string): string | undefined 
   return operationMatchers.find((m) => m.method === method && m.pattern.test(bare))?.operationId;
 }
 
-/** Replaces every secret by its `svc_live_` prefix (when it has it) and asterisks: never a part of the secret itself. */
-export function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (!secret) continue;
-    const shown = secret.startsWith('svc_live_') ? 'svc_live_***' : '***';
-    out = out.split(secret).join(shown).split(encodeURIComponent(secret)).join(shown);
-  }
-  return out;
-}
-
 function excerpt(text: string): string {
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}… (${text.length} characters)` : text;
 }
@@ -146,12 +136,12 @@ export function createHttp(options: HttpOptions): Http {
       request: {
         method: sent.method,
         url,
-        headers: JSON.parse(redact(JSON.stringify(headers), options.secrets)) as Record<string, string>,
-        ...(bodyText !== undefined ? { body: redact(excerpt(bodyText), options.secrets) } : {}),
+        headers: redactDeep(headers, options.secrets),
+        ...(bodyText !== undefined ? { body: redactText(excerpt(bodyText), options.secrets) } : {}),
         bodyBytes: body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
       },
       durationMs: 0,
-      curl: redact(curlFor(sent.method, url, headers, body), options.secrets),
+      curl: redactText(curlFor(sent.method, url, headers, body), options.secrets),
       ...(operationIdOf(sent.method, sent.path) ? { operationId: operationIdOf(sent.method, sent.path)! } : {}),
     };
     const started = performance.now();
@@ -175,7 +165,7 @@ export function createHttp(options: HttpOptions): Http {
         json = undefined;
       }
       exchange.durationMs = durationMs;
-      exchange.response = { status: response.statusCode, headers: responseHeaders, body: redact(excerpt(text), options.secrets), bodyBytes: bytes.length };
+      exchange.response = { status: response.statusCode, headers: responseHeaders, body: redactText(excerpt(text), options.secrets), bodyBytes: bytes.length };
       options.record(exchange);
       return { status: response.statusCode, headers: responseHeaders, text, json, durationMs };
     } catch (error) {

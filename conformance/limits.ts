@@ -1,6 +1,6 @@
 // Limits (seed 8, with 2.1, 2.2 and 4.1): each limit probed on both sides of its boundary. The
 // inside passes (a 2xx whose body validates); the outside is rejected in the seed's error body.
-import { errorCode, openapiDocument, type JsonObject } from '../spec/index.ts';
+import { errorCode, openapiDocument, requestBodyLimitBytes, type JsonObject } from '../spec/index.ts';
 import { area, type Check } from './check.ts';
 import type { CheckContext } from './context.ts';
 import { expectInvalidRequest } from './decide-validation.ts';
@@ -9,7 +9,7 @@ import type { Reply } from './http.ts';
 import { BILLING_CONTEXT, choiceQuestions, decideBody, decideTextOfBytes, mediaPart, postDecideText, replyOutcome, textPart, textParts, withUploadedAssets, type MediaPartType } from './requests.ts';
 
 /** Seed 4.1 and 8: 256 KiB. */
-const BODY_LIMIT_BYTES = 256 * 1024;
+const BODY_LIMIT_BYTES = requestBodyLimitBytes;
 const MAX_TEXT = 8000;
 const MAX_QUESTIONS = 16;
 const MAX_PARTS = 16;

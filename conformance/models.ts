@@ -1,15 +1,15 @@
 // Models (seed 2.6, 4.3): GET /v1/models lists the available models. Its shape and status are
 // open (models-shape), so the contract is a successful JSON answer; the current model's name
 // is expected somewhere in it.
-import { referenceChoice, schemaValidator } from '../spec/index.ts';
+import { currentModel, modelAliases, referenceChoice, schemaValidator } from '../spec/index.ts';
 import { statusWithCode } from './assets-support.ts';
 import { area, type Check } from './check.ts';
 import type { CheckContext } from './context.ts';
 import { describeReply, expectSuccess } from './expect.ts';
 
 /** Seed 2.6: the current model, and its aliases. */
-const CURRENT_MODEL = 'svc-one-v1';
-const ALIASES = ['svc-one-v0', 'svc-one-v0.3'];
+const CURRENT_MODEL = currentModel;
+const ALIASES = modelAliases;
 const referenceShape = schemaValidator('ModelList', 'reference');
 
 const listModels = (t: CheckContext) => t.a.send({ method: 'GET', path: '/v1/models' });

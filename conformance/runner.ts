@@ -2,7 +2,8 @@
 import { openPoint } from '../spec/index.ts';
 import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Observation } from './check.ts';
 import { createCheckContext, type Target } from './context.ts';
-import { createHttp, redact, TransportError, type Exchange } from './http.ts';
+import { createHttp, TransportError, type Exchange } from './http.ts';
+import { redactDeep } from './redaction.ts';
 
 export interface RunOptions {
   target: Target;
@@ -35,24 +36,23 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   const exchanges: Exchange[] = [];
   const notes: string[] = [];
   let observation: Observation | undefined;
-  const base = { ...check, notes, exchanges } as Omit<CheckResult, 'status' | 'durationMs'> & { run?: unknown };
-  delete base.run;
+  const { run: _run, ...meta } = check;
   const started = performance.now();
   const secrets = [options.keyA, options.keyB ?? '', options.target.shortTtl?.key ?? ''].filter(Boolean);
   // Messages quote what servers sent, and a server may echo a key: results are redacted whole,
   // since the command line prints them as they are.
   const finish = (result: Pick<CheckResult, 'status'> & Partial<CheckResult>): CheckResult =>
-    JSON.parse(
-      redact(
-        JSON.stringify({
-          ...(base as Omit<CheckResult, 'status' | 'durationMs'>),
-          durationMs: performance.now() - started,
-          ...(observation ? { observation } : {}),
-          ...result,
-        }),
-        secrets,
-      ),
-    ) as CheckResult;
+    redactDeep(
+      {
+        ...meta,
+        notes,
+        exchanges,
+        durationMs: performance.now() - started,
+        ...(observation ? { observation } : {}),
+        ...result,
+      },
+      secrets,
+    );
 
   const excluded = options.skip?.includes(check.id);
   if (excluded) return finish({ status: 'skip', message: 'excluded by --skip' });

@@ -7,7 +7,7 @@ import type { Target } from '../conformance/context.ts';
 import type { Exchange } from '../conformance/http.ts';
 import { openPoints, specSha256, specVersion } from '../spec/index.ts';
 import { latencyByOperation, type LatencyStats } from './latency.ts';
-import { redactDeep } from './redaction.ts';
+import { redactDeep } from '../conformance/redaction.ts';
 
 export type { LatencyStats } from './latency.ts';
 

@@ -1,6 +1,6 @@
 // The limits of a decide request, read from the spec's schemas (seed 2.1, 2.2, 8), so that
 // generation and mutation follow the spec rather than copies of its numbers.
-import { openapiDocument, type JsonObject } from '../../spec/index.ts';
+import { openapiDocument, requestBodyLimitBytes, type JsonObject } from '../../spec/index.ts';
 import type { MediaPartType } from '../../conformance/requests.ts';
 
 const schemas = (openapiDocument.components as JsonObject).schemas as JsonObject;
@@ -41,10 +41,10 @@ export const decideLimits = {
   /** Part types rejected as a modality, with their status and code (x-unsupported-part-types). */
   unsupportedPartTypes: schema('ContentPart')['x-unsupported-part-types'] as unknown as Record<string, { status: number; code: string }>,
   /**
-   * Seed 4.1 and 8: a body is at most 256 KiB. No schema keyword can say this, so the number is
-   * the seed's own.
+   * Seed 4.1 and 8: a body is at most 256 KiB. No schema keyword can say this; the spec keeps it
+   * in x-seed-limits.
    */
-  bodyBytes: 256 * 1024,
+  bodyBytes: requestBodyLimitBytes,
 } as const;
 
 /** The properties a component schema declares, e.g. propertyNames('TextPart') → type, id, text. */

@@ -2,6 +2,7 @@
 // auth, errors), one module per route group.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { join } from 'node:path';
+import { requestBodyLimitBytes } from '../../spec/index.ts';
 import { openAssetStore } from '../assets/store.ts';
 import { createDecisionEngine, type DecisionEngine } from '../decision/index.ts';
 import { installAuth } from './auth.ts';
@@ -17,8 +18,6 @@ import { registerModels } from './routes/models.ts';
 import { registerService } from './routes/service.ts';
 import { DEFAULT_ASSET_TTL_MS, DEFAULT_RATE_LIMIT } from './config.ts';
 
-/** Seed 4.1 and 8: request bodies are at most 256 KiB. */
-export const JSON_BODY_LIMIT = 256 * 1024;
 const PURGE_INTERVAL_MS = 60_000;
 
 export interface ReferenceServerOptions {
@@ -42,7 +41,7 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: requestIdFor,
-    bodyLimit: JSON_BODY_LIMIT,
+    bodyLimit: requestBodyLimitBytes,
     // Question and option ids are the caller's own strings, "__proto__" included (seed 2.1):
     // JSON.parse keeps such keys as plain own properties, and the server never merges objects.
     onProtoPoisoning: 'ignore',

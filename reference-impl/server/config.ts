@@ -1,6 +1,7 @@
 // Configuration of the reference server: flags, environment, and a small keys file.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { defaultAssetLifetimeMs } from '../../spec/index.ts';
 import { KEY_PREFIX, type ProjectKeys } from './keys.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 
@@ -25,7 +26,7 @@ export const DEV_PROJECTS: ProjectKeys[] = [
 ];
 
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 200, burst: 400 };
-export const DEFAULT_ASSET_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_ASSET_TTL_MS = defaultAssetLifetimeMs;
 
 /** Parses `proj_a=svc_live_x,svc_live_y;proj_b=svc_live_z`. */
 export function parseKeyList(text: string): ProjectKeys[] {

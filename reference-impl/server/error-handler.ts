@@ -1,6 +1,7 @@
 // Every error, from any layer, leaves in the seed's error body: never Fastify's own shape,
 // never a stack trace, never request content in the logs.
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { requestBodyLimitBytes } from '../../spec/index.ts';
 import { failure, sendFailure, type ApiFailure } from './errors.ts';
 
 /** Maps an error thrown by Fastify or a handler to the failure the caller sees. */
@@ -9,7 +10,7 @@ export function failureForError(error: FastifyError, isUpload: boolean): ApiFail
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return isUpload
         ? failure('ASSET_TOO_LARGE', 'The file is over the largest size limit of any accepted type.')
-        : failure('PAYLOAD_TOO_LARGE', 'The request body is over 262144 bytes (256 KiB).');
+        : failure('PAYLOAD_TOO_LARGE', `The request body is over ${requestBodyLimitBytes} bytes (256 KiB).`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return failure('UNSUPPORTED_MIME_TYPE', 'Send Content-Type: application/json.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

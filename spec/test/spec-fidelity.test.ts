@@ -2,6 +2,10 @@
 // the seed on purpose: this file is the cross-check between the two documents.
 import { describe, expect, test } from 'vitest';
 import {
+  currentModel,
+  defaultAssetLifetimeMs,
+  modelAliases,
+  requestBodyLimitBytes,
   deref,
   errorCodes,
   hardRuleSections,
@@ -105,6 +109,13 @@ describe('document basics', () => {
       }
     }
   });
+});
+
+test('figures no schema keyword carries are in x-seed-limits (seed 2.5, 2.6, 4.1, 8)', () => {
+  expect(requestBodyLimitBytes).toBe(256 * 1024);
+  expect(defaultAssetLifetimeMs).toBe(24 * 3600 * 1000);
+  expect(currentModel).toBe('svc-one-v1');
+  expect(modelAliases).toEqual(['svc-one-v0', 'svc-one-v0.3']);
 });
 
 describe('errors (seed 7)', () => {

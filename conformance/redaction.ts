@@ -1,6 +1,6 @@
-// The last line of defence for keys: every string of a report, keys of objects included, is
-// scrubbed of every secret the run used. conformance/http.ts already redacts what it records;
-// this pass also catches what a check wrote itself (a note, a message, an observation).
+// Keys never leave a run in clear: http.ts redacts what it records, the runner redacts each
+// result, and the reports pass over everything once more (a note, a message, an observation a
+// check wrote itself). One masking rule for all three.
 
 /** What a secret becomes: the public `svc_live_` prefix survives (it says which kind of key it was), the secret part never does. */
 export function maskOf(secret: string): string {

@@ -1,0 +1,13 @@
+// Figures the seed states that no schema keyword can carry (x-seed-limits): the body limit,
+// the default asset lifetime and the model names. Servers and suites read them from here.
+import { openapiDocument, type JsonObject } from './document.ts';
+
+const limits = openapiDocument['x-seed-limits'] as JsonObject;
+
+/** Seed 4.1 and 8: a request body is at most 256 KiB. */
+export const requestBodyLimitBytes = limits.request_body_bytes as number;
+/** Seed 2.5 and 8: an asset expires 24 hours after upload by default. */
+export const defaultAssetLifetimeMs = (limits.asset_default_lifetime_seconds as number) * 1000;
+/** Seed 2.6: the current model and its aliases. */
+export const currentModel = limits.current_model as string;
+export const modelAliases = limits.model_aliases as readonly string[];
