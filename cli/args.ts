@@ -1,6 +1,6 @@
 // Options of `decision-conformance run`: flags, then environment, then defaults.
 import { parseArgs } from 'node:util';
-import { ALL_CAPABILITIES, type Capability } from '../conformance/check.ts';
+import { ALL_CAPABILITIES, type Capability } from '../harness/check.ts';
 
 export const SUITES = ['conformance', 'property'] as const;
 export type Suite = (typeof SUITES)[number];

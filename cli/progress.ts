@@ -1,5 +1,5 @@
 // What a run prints while it goes: live lines on a terminal, plain lines otherwise.
-import type { Check, CheckResult } from '../conformance/check.ts';
+import type { Check, CheckResult } from '../harness/check.ts';
 
 export interface ProgressOptions {
   tty: boolean;

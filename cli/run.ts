@@ -1,9 +1,9 @@
 // `decision-conformance run`: wires a target, the suites and the reports together.
-import type { CheckResult } from '../conformance/check.ts';
-import type { Target } from '../conformance/context.ts';
-import type { Check } from '../conformance/check.ts';
+import type { CheckResult } from '../harness/check.ts';
+import type { Target } from '../harness/context.ts';
+import type { Check } from '../harness/check.ts';
 import { checks as conformanceChecks } from '../conformance/registry.ts';
-import { runChecks } from '../conformance/runner.ts';
+import { runChecks } from '../harness/runner.ts';
 import { propertyChecks } from '../property/registry.ts';
 import { buildRunReport } from '../reports/run-report.ts';
 import { defaultReportDir, writeReports, type ReportPaths } from '../reports/write.ts';

@@ -1,6 +1,6 @@
 // The warm-up call: the seed warns that the first call after a quiet period may take about two
 // minutes (cold start), so it gets its own long timeout and its duration is reported.
-import { createHttp, TransportError } from '../conformance/http.ts';
+import { createHttp, TransportError } from '../harness/http.ts';
 
 export interface Warmup {
   ok: boolean;

@@ -17,11 +17,11 @@ import {
   statusWithCode,
   unknownAssetId,
   uploadSample,
-} from './assets-support.ts';
-import { area, type Check, type CheckRequirements } from './check.ts';
-import type { CheckContext } from './context.ts';
-import { describeReply, expectError, expectStatus, expectSuccess, expectValidBody } from './expect.ts';
-import type { Reply } from './http.ts';
+} from '../harness/assets-support.ts';
+import { area, type Check, type CheckRequirements } from '../harness/check.ts';
+import type { CheckContext } from '../harness/context.ts';
+import { describeReply, expectError, expectStatus, expectSuccess, expectValidBody } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
 import {
   acceptedMimeTypes,
   maxAudioSeconds,
@@ -35,7 +35,7 @@ import {
   wavSeconds,
   type SampleFamily,
   type SampleMimeType,
-} from './samples/media.ts';
+} from '../harness/samples/media.ts';
 
 const ASSETS: CheckRequirements = { capabilities: ['assets'] };
 /** Referencing an asset from a decision needs list contexts with media parts as well. */

@@ -1,9 +1,9 @@
 // Authentication (seed 5): every /v1 operation needs `Authorization: Bearer svc_live_<secret>`;
 // /health and /openapi.json need none.
 import { operations } from '../spec/index.ts';
-import { area, type Check } from './check.ts';
-import type { CheckContext } from './context.ts';
-import { expectError, expectSuccess } from './expect.ts';
+import { area, type Check } from '../harness/check.ts';
+import type { CheckContext } from '../harness/context.ts';
+import { expectError, expectSuccess } from '../harness/expect.ts';
 
 const v1Operations = operations.filter((op) => op.requiresKey);
 const publicOperations = operations.filter((op) => !op.requiresKey);

@@ -17,11 +17,11 @@ import {
   sortedProbabilities,
   TRICKY_IDS,
   type RuleBreach,
-} from './answer-rules.ts';
-import { area, type Capability, type Check } from './check.ts';
-import type { CheckContext } from './context.ts';
-import { describeReply, expectSuccess, expectValidBody } from './expect.ts';
-import type { Reply } from './http.ts';
+} from '../harness/answer-rules.ts';
+import { area, type Capability, type Check } from '../harness/check.ts';
+import type { CheckContext } from '../harness/context.ts';
+import { describeReply, expectSuccess, expectValidBody } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
 import {
   BILLING_CONTEXT,
   choiceQuestion,
@@ -33,7 +33,7 @@ import {
   questionIds,
   replyOutcome,
   textPart,
-} from './requests.ts';
+} from '../harness/requests.ts';
 
 /** Seed 2.6. */
 const MODEL_NAMES = [currentModel, ...modelAliases];

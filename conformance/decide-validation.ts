@@ -2,12 +2,12 @@
 // no url and no inline bytes on media parts, video refused as a modality, required fields,
 // types, malformed JSON and malformed asset ids, each answered in the seed's error body.
 import { errorCode, referenceChoice } from '../spec/index.ts';
-import { area, type Check } from './check.ts';
-import type { CheckContext } from './context.ts';
-import { describeReply, expectErrorBody, expectStatus } from './expect.ts';
-import type { Reply } from './http.ts';
-import { pngImage } from './samples/media.ts';
-import { BILLING_CONTEXT, choiceQuestion, decideBody, mediaPart, postDecideText, replyOutcome, textPart, withUploadedAssets } from './requests.ts';
+import { area, type Check } from '../harness/check.ts';
+import type { CheckContext } from '../harness/context.ts';
+import { describeReply, expectErrorBody, expectStatus } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
+import { pngImage } from '../harness/samples/media.ts';
+import { BILLING_CONTEXT, choiceQuestion, decideBody, mediaPart, postDecideText, replyOutcome, textPart, withUploadedAssets } from '../harness/requests.ts';
 
 /** A well-formed asset id nobody uploaded: the request fails on something else first. */
 const UNKNOWN_ASSET = 'asset_conformance0000';

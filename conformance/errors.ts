@@ -4,12 +4,12 @@
 // induce errors of several kinds and look at the body, its media type and what it leaks, and
 // record what the open points (unknown routes, name-only codes, a null request_id) answer.
 import { referenceChoice } from '../spec/index.ts';
-import { statusWithCode, unknownAssetId } from './assets-support.ts';
-import { area, type Check } from './check.ts';
-import type { CheckContext } from './context.ts';
-import { describeReply, expectErrorBody } from './expect.ts';
-import type { Reply } from './http.ts';
-import { decideBody } from './requests.ts';
+import { statusWithCode, unknownAssetId } from '../harness/assets-support.ts';
+import { area, type Check } from '../harness/check.ts';
+import type { CheckContext } from '../harness/context.ts';
+import { describeReply, expectErrorBody } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
+import { decideBody } from '../harness/requests.ts';
 
 const UNKNOWN_ROUTE = '/v1/conformance-no-such-route';
 const MALFORMED_JSON = '{"context": "My order arrived damaged.", "questions": {"topic": ';

@@ -1,9 +1,9 @@
 // Isolation between projects (seed 2.5, 3 rule 1, 5.6): an asset is usable only by the project
 // that uploaded it. Any other project reading, deleting or referencing it gets 403
 // ASSET_FORBIDDEN, and its attempts leave the owner's asset as it was. Checked both ways.
-import { assetDifferences, decideReferencing, uploadSample } from './assets-support.ts';
-import { area, type Check, type CheckRequirements } from './check.ts';
-import { expectError, expectSuccess } from './expect.ts';
+import { assetDifferences, decideReferencing, uploadSample } from '../harness/assets-support.ts';
+import { area, type Check, type CheckRequirements } from '../harness/check.ts';
+import { expectError, expectSuccess } from '../harness/expect.ts';
 
 const TWO_PROJECTS: CheckRequirements = { secondKey: true, capabilities: ['assets'] };
 /** Referencing an asset from a decision needs list contexts with media parts as well. */

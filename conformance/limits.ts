@@ -1,12 +1,12 @@
 // Limits (seed 8, with 2.1, 2.2 and 4.1): each limit probed on both sides of its boundary. The
 // inside passes (a 2xx whose body validates); the outside is rejected in the seed's error body.
 import { errorCode, openapiDocument, requestBodyLimitBytes, type JsonObject } from '../spec/index.ts';
-import { area, type Check } from './check.ts';
-import type { CheckContext } from './context.ts';
+import { area, type Check } from '../harness/check.ts';
+import type { CheckContext } from '../harness/context.ts';
 import { expectInvalidRequest } from './decide-validation.ts';
-import { describeReply, expectErrorBody, expectSuccess, expectValidBody } from './expect.ts';
-import type { Reply } from './http.ts';
-import { BILLING_CONTEXT, choiceQuestions, decideBody, decideTextOfBytes, mediaPart, postDecideText, replyOutcome, textPart, textParts, withUploadedAssets, type MediaPartType } from './requests.ts';
+import { describeReply, expectErrorBody, expectSuccess, expectValidBody } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
+import { BILLING_CONTEXT, choiceQuestions, decideBody, decideTextOfBytes, mediaPart, postDecideText, replyOutcome, textPart, textParts, withUploadedAssets, type MediaPartType } from '../harness/requests.ts';
 
 /** Seed 4.1 and 8: 256 KiB. */
 const BODY_LIMIT_BYTES = requestBodyLimitBytes;

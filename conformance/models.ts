@@ -2,10 +2,10 @@
 // open (models-shape), so the contract is a successful JSON answer; the current model's name
 // is expected somewhere in it.
 import { currentModel, modelAliases, referenceChoice, schemaValidator } from '../spec/index.ts';
-import { statusWithCode } from './assets-support.ts';
-import { area, type Check } from './check.ts';
-import type { CheckContext } from './context.ts';
-import { describeReply, expectSuccess } from './expect.ts';
+import { statusWithCode } from '../harness/assets-support.ts';
+import { area, type Check } from '../harness/check.ts';
+import type { CheckContext } from '../harness/context.ts';
+import { describeReply, expectSuccess } from '../harness/expect.ts';
 
 /** Seed 2.6: the current model, and its aliases. */
 const CURRENT_MODEL = currentModel;

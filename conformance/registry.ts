@@ -1,5 +1,5 @@
 // The catalogue: every check of every area, in run order. No check lives anywhere else.
-import type { Check } from './check.ts';
+import type { Check } from '../harness/check.ts';
 import { authChecks } from './auth.ts';
 import { requestIdChecks } from './request-ids.ts';
 import { decideValidationChecks } from './decide-validation.ts';

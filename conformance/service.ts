@@ -2,10 +2,10 @@
 // OpenAPI 3.1 description of the API, both without a key. Their bodies are open
 // (service-endpoint-bodies), except that the second is an OpenAPI 3.1 document.
 import { operations, schemaValidator } from '../spec/index.ts';
-import { statusWithCode } from './assets-support.ts';
-import { area, type Check } from './check.ts';
-import type { CheckContext } from './context.ts';
-import { describeReply, expectSuccess } from './expect.ts';
+import { statusWithCode } from '../harness/assets-support.ts';
+import { area, type Check } from '../harness/check.ts';
+import type { CheckContext } from '../harness/context.ts';
+import { describeReply, expectSuccess } from '../harness/expect.ts';
 
 const referenceHealth = schemaValidator('Health', 'reference');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -6,10 +6,10 @@
 // shortest sequence that still fails, reported with its seed and path, and its failing request
 // is sent once more at the end so that it is the check's last exchange, with a curl line.
 import fc from 'fast-check';
-import { area, CheckFailure, type Check } from '../conformance/check.ts';
-import type { CheckContext } from '../conformance/context.ts';
-import { TransportError } from '../conformance/http.ts';
-import { acceptedMimeTypes } from '../conformance/samples/media.ts';
+import { area, CheckFailure, type Check } from '../harness/check.ts';
+import type { CheckContext } from '../harness/context.ts';
+import { TransportError } from '../harness/http.ts';
+import { acceptedMimeTypes } from '../harness/samples/media.ts';
 import { commandArbitraries, MAX_EXPIRY_WAIT_MS, type CommandSet } from './asset-model/commands.ts';
 import { CLOCK_TOLERANCE_MS, emptyModel, type Project } from './asset-model/model.ts';
 import { curlOf, newExploration, newRealSystem, type ProjectClients, type SentCall } from './asset-model/system.ts';

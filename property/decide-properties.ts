@@ -16,12 +16,12 @@ import {
   sameIdsBreach,
   showId,
   type RuleBreach,
-} from '../conformance/answer-rules.ts';
-import { area, CheckFailure, type Check } from '../conformance/check.ts';
-import type { CheckContext } from '../conformance/context.ts';
-import { describeReply, expectErrorBody, expectRequestIdHeader, expectSuccess, expectValidBody } from '../conformance/expect.ts';
-import type { Reply } from '../conformance/http.ts';
-import { postDecideText } from '../conformance/requests.ts';
+} from '../harness/answer-rules.ts';
+import { area, CheckFailure, type Check } from '../harness/check.ts';
+import type { CheckContext } from '../harness/context.ts';
+import { describeReply, expectErrorBody, expectRequestIdHeader, expectSuccess, expectValidBody } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
+import { postDecideText } from '../harness/requests.ts';
 import { schemaValidator } from '../spec/index.ts';
 import { pooledIdsIn, releaseAssetPool, uploadAssetPool, type AssetPool } from './arbitraries/asset-pool.ts';
 import { decideRequestArbitrary, hasOnlyPlainIds, optionIdsOf, questionsOf, questionType, withPlainIds } from './arbitraries/decide-request.ts';

@@ -3,8 +3,8 @@
 // a server answers: the status and code read from the spec (errorCode(code).statedStatus), or
 // only "a 4xx with the seed's error body" where the seed states no status or code.
 import fc from 'fast-check';
-import type { Capability } from '../conformance/check.ts';
-import type { MediaPartType } from '../conformance/requests.ts';
+import type { Capability } from '../harness/check.ts';
+import type { MediaPartType } from '../harness/requests.ts';
 import { errorCode } from '../spec/index.ts';
 import { referenceableIds, type AssetPool } from './arbitraries/asset-pool.ts';
 import { questionsOf, questionType } from './arbitraries/decide-request.ts';

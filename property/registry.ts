@@ -1,6 +1,6 @@
 // The property suite's catalogue, in run order: the decide properties (decide-properties.ts)
 // and the asset lifecycle model (asset-model.ts). Ids are unique across the suite.
-import type { Check } from '../conformance/check.ts';
+import type { Check } from '../harness/check.ts';
 import { assetModelChecks } from './asset-model.ts';
 import { decidePropertyChecks, type PropertyCheckOptions } from './decide-properties.ts';
 

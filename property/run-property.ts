@@ -3,9 +3,9 @@
 // pretty-printed with unicode escaped, and a curl reproduction. The shrunk case is sent once
 // more at the end, so that its exchange is the check's last piece of evidence.
 import fc from 'fast-check';
-import { CheckFailure } from '../conformance/check.ts';
-import type { CheckContext } from '../conformance/context.ts';
-import { curlFor, TransportError } from '../conformance/http.ts';
+import { CheckFailure } from '../harness/check.ts';
+import type { CheckContext } from '../harness/context.ts';
+import { curlFor, TransportError } from '../harness/http.ts';
 
 /** A request a case sends, for its curl reproduction. */
 export interface SentDecide {

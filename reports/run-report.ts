@@ -2,12 +2,12 @@
 // Every renderer is a function of this object alone, so what people read in report.html and
 // what CI reads in junit.xml can never disagree.
 import { readFileSync } from 'node:fs';
-import type { CheckResult, CheckStatus, Level } from '../conformance/check.ts';
-import type { Target } from '../conformance/context.ts';
-import type { Exchange } from '../conformance/http.ts';
+import type { CheckResult, CheckStatus, Level } from '../harness/check.ts';
+import type { Target } from '../harness/context.ts';
+import type { Exchange } from '../harness/http.ts';
 import { openPoints, specSha256, specVersion } from '../spec/index.ts';
 import { latencyByOperation, type LatencyStats } from './latency.ts';
-import { redactDeep } from '../conformance/redaction.ts';
+import { redactDeep } from '../harness/redaction.ts';
 
 export type { LatencyStats } from './latency.ts';
 

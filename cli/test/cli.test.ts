@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startMutatingProxy, type RunningProxy } from '../../conformance/test/support/mutating-proxy.ts';
+import { startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { uploadCheckId } from '../assets.ts';
-import { sha256EncodingOf } from '../assets-support.ts';
-import { acceptedMimeTypes, pngImage } from '../samples/media.ts';
-import { isOperation, rewriteJson, rewriteJsonRequest, type Mutation, type ProxiedRequest, type ProxiedResponse } from './support/mutating-proxy.ts';
+import { sha256EncodingOf } from '../../harness/assets-support.ts';
+import { acceptedMimeTypes, pngImage } from '../../harness/samples/media.ts';
+import { isOperation, rewriteJson, rewriteJsonRequest, type Mutation, type ProxiedRequest, type ProxiedResponse } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks, type BrokenServer } from './support/proof.ts';
 
 const PROXY_REQUEST_ID = 'req_0000b40c3e';

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { isOperation, type ProxiedRequest } from './support/mutating-proxy.ts';
+import { isOperation, type ProxiedRequest } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks } from './support/proof.ts';
 
 const withAuthorization = (sent: ProxiedRequest, value: string): ProxiedRequest => ({ ...sent, headers: { ...sent.headers, authorization: value } });

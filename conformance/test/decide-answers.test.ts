@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { isOperation, rewriteJson, type Mutation, type ProxiedRequest } from './support/mutating-proxy.ts';
+import { isOperation, rewriteJson, type Mutation, type ProxiedRequest } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks } from './support/proof.ts';
 
 const isDecide = (sent: ProxiedRequest) => isOperation(sent, 'POST', '/v1/decide');

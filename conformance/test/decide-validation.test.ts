@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { isOperation, rewriteJson, rewriteJsonRequest, type Mutation, type ProxiedRequest, type ProxiedResponse } from './support/mutating-proxy.ts';
+import { isOperation, rewriteJson, rewriteJsonRequest, type Mutation, type ProxiedRequest, type ProxiedResponse } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks } from './support/proof.ts';
 
 const isDecide = (sent: ProxiedRequest) => isOperation(sent, 'POST', '/v1/decide');

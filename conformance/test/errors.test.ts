@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { isOperation, rewriteJson, type Mutation, type ProxiedRequest, type ProxiedResponse } from './support/mutating-proxy.ts';
+import { isOperation, rewriteJson, type Mutation, type ProxiedRequest, type ProxiedResponse } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks } from './support/proof.ts';
 
 /** Rewrites the error bodies a server sends for requests that `applies` to. */

@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
 import { checkById } from '../registry.ts';
-import { runCheck } from '../runner.ts';
-import { ALL_CAPABILITIES } from '../check.ts';
+import { runCheck } from '../../harness/runner.ts';
+import { ALL_CAPABILITIES } from '../../harness/check.ts';
 
 let server: Server | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import type { EmbeddedTarget } from '../../cli/embedded-target.ts';
-import { isOperation, rewriteJson, type Mutation, type ProxiedRequest } from './support/mutating-proxy.ts';
+import { isOperation, rewriteJson, type Mutation, type ProxiedRequest } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks } from './support/proof.ts';
 
 type Project = 'keyA' | 'keyB';

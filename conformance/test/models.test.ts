@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { isOperation, rewriteJson } from './support/mutating-proxy.ts';
+import { isOperation, rewriteJson } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks } from './support/proof.ts';
 
 const isModels = (sent: { method: string; path: string; headers: Record<string, string>; body: Buffer }) => isOperation(sent, 'GET', '/v1/models');

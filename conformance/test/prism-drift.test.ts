@@ -3,9 +3,9 @@
 // the record; when Prism or the spec changes what the mock does, this test shows the drift.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startPrismMock } from '../../mock/prism.ts';
-import { ALL_CAPABILITIES, type CheckStatus } from '../check.ts';
+import { ALL_CAPABILITIES, type CheckStatus } from '../../harness/check.ts';
 import { checks } from '../registry.ts';
-import { runChecks } from '../runner.ts';
+import { runChecks } from '../../harness/runner.ts';
 
 /**
  * What each check does against the mock, by id; checks not listed pass there. Why they cannot

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
-import { isOperation, rewriteJson, type ProxiedRequest, type ProxiedResponse } from './support/mutating-proxy.ts';
+import { isOperation, rewriteJson, type ProxiedRequest, type ProxiedResponse } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks } from './support/proof.ts';
 
 const withoutRequestId = (received: ProxiedResponse): ProxiedResponse => {

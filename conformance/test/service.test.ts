@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { isOperation, rewriteJson, type ProxiedRequest } from './support/mutating-proxy.ts';
+import { isOperation, rewriteJson, type ProxiedRequest } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks } from './support/proof.ts';
 
 const isOpenApi = (sent: ProxiedRequest) => isOperation(sent, 'GET', '/openapi.json');

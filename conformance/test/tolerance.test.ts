@@ -3,11 +3,11 @@
 // same server passes without them.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
-import { ALL_CAPABILITIES } from '../check.ts';
+import { ALL_CAPABILITIES } from '../../harness/check.ts';
 import { propertyChecks } from '../../property/registry.ts';
 import { checks } from '../registry.ts';
-import { runChecks } from '../runner.ts';
-import { rewriteJson, startMutatingProxy, type RunningProxy } from './support/mutating-proxy.ts';
+import { runChecks } from '../../harness/runner.ts';
+import { rewriteJson, startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 
 /** Adds fields to records (never to maps keyed by the caller's ids: answers, probabilities, options). */
 function withExtraFields(body: any): unknown {

@@ -4,9 +4,9 @@
 // end. An upload the target refuses leaves its type out of the pool: the assets area judges
 // uploads; here they only prepare requests.
 import fc from 'fast-check';
-import type { CheckContext } from '../../conformance/context.ts';
-import type { MediaPartType } from '../../conformance/requests.ts';
-import { sampleFor, type SampleMimeType } from '../../conformance/samples/media.ts';
+import type { CheckContext } from '../../harness/context.ts';
+import type { MediaPartType } from '../../harness/requests.ts';
+import { sampleFor, type SampleMimeType } from '../../harness/samples/media.ts';
 
 /** The sample types uploaded for each part type: one of each image type, three document types, two audio types. */
 export const POOL_SAMPLE_TYPES: Readonly<Record<MediaPartType, readonly SampleMimeType[]>> = {

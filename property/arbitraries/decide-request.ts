@@ -9,8 +9,8 @@
 //   always carry instructions;
 // - the whole body within the seed's 256 KiB.
 import fc from 'fast-check';
-import { ALL_CAPABILITIES, type Capability } from '../../conformance/check.ts';
-import type { MediaPartType } from '../../conformance/requests.ts';
+import { ALL_CAPABILITIES, type Capability } from '../../harness/check.ts';
+import type { MediaPartType } from '../../harness/requests.ts';
 import { referenceChoice } from '../../spec/index.ts';
 import { assetIdFrom, type AssetPool } from './asset-pool.ts';
 import { inBasicPlane, SchemaConverter, type SchemaHooks, type SchemaSite } from './from-schema.ts';

@@ -1,7 +1,7 @@
 // The limits of a decide request, read from the spec's schemas (seed 2.1, 2.2, 8), so that
 // generation and mutation follow the spec rather than copies of its numbers.
 import { openapiDocument, requestBodyLimitBytes, type JsonObject } from '../../spec/index.ts';
-import type { MediaPartType } from '../../conformance/requests.ts';
+import type { MediaPartType } from '../../harness/requests.ts';
 
 const schemas = (openapiDocument.components as JsonObject).schemas as JsonObject;
 

@@ -4,7 +4,7 @@
 // however characters are counted (open point character-counting) — except that long texts stay
 // in the Basic Multilingual Plane, where code points and UTF-16 units agree.
 import fc from 'fast-check';
-import { TRICKY_IDS } from '../../conformance/answer-rules.ts';
+import { TRICKY_IDS } from '../../harness/answer-rules.ts';
 
 /** Plain id characters: what shrinking falls back to. */
 const PLAIN_ID_CHARS = [...'abcdefghijklmnopqrstuvwxyz0123456789_'];

@@ -17,12 +17,12 @@
 // expiry, the owner reading or deleting an expired asset (open point asset-read-after-expiry; an
 // Asset it answers must still be the one uploaded), anything at the very moment of expiry.
 import fc from 'fast-check';
-import { assetDifferences, assetLifetimeMs, decideReferencing, isSuccess, sha256EncodingOf, sleep, unknownAssetId, uploadSample } from '../../conformance/assets-support.ts';
-import { CheckFailure } from '../../conformance/check.ts';
-import { describeReply, expectError, expectSuccess, expectValidBody } from '../../conformance/expect.ts';
-import type { Reply } from '../../conformance/http.ts';
-import type { MediaPartType } from '../../conformance/requests.ts';
-import { familyOfType, type SampleMimeType } from '../../conformance/samples/media.ts';
+import { assetDifferences, assetLifetimeMs, decideReferencing, isSuccess, sha256EncodingOf, sleep, unknownAssetId, uploadSample } from '../../harness/assets-support.ts';
+import { CheckFailure } from '../../harness/check.ts';
+import { describeReply, expectError, expectSuccess, expectValidBody } from '../../harness/expect.ts';
+import type { Reply } from '../../harness/http.ts';
+import type { MediaPartType } from '../../harness/requests.ts';
+import { familyOfType, type SampleMimeType } from '../../harness/samples/media.ts';
 import { phaseDuring, refLabel, surelyExpiredAt, type AssetModel, type ModelAsset, type Phase, type Project } from './model.ts';
 import { clientOf, type RealSystem } from './system.ts';
 

@@ -1,7 +1,7 @@
 // The model of the asset lifecycle (seed 2.5, 3, 4.5 to 4.7): what one command sequence has
 // uploaded, who owns each asset and what state it is in. A plain object, deliberately small:
 // the commands read it to predict what the server must answer, and update it afterwards.
-import type { Asset } from '../../conformance/assets-support.ts';
+import type { Asset } from '../../harness/assets-support.ts';
 
 /** A and B: the two projects of the isolation keys; S: the project whose assets expire quickly. */
 export type Project = 'A' | 'B' | 'S';

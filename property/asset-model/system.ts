@@ -2,9 +2,9 @@
 // sent last (so that a failing command can be reproduced with curl) and sending it again after a
 // 429, and what the whole check shares across sequences (the expiry-wait budget, counts for the
 // report, a transport failure).
-import { apiClient, type ApiClient } from '../../conformance/context.ts';
-import { sleep } from '../../conformance/assets-support.ts';
-import { curlFor, type Reply, type SentRequest, type TransportError } from '../../conformance/http.ts';
+import { apiClient, type ApiClient } from '../../harness/context.ts';
+import { sleep } from '../../harness/assets-support.ts';
+import { curlFor, type Reply, type SentRequest, type TransportError } from '../../harness/http.ts';
 import type { Project } from './model.ts';
 
 export type ProjectClients = { [P in Project]?: ApiClient };

@@ -2,7 +2,7 @@
 // schemas state, biased where the seed's semantics matter, and within what the target claims.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ALL_CAPABILITIES, type Capability } from '../../conformance/check.ts';
+import { ALL_CAPABILITIES, type Capability } from '../../harness/check.ts';
 import { requestBodyValidator } from '../../spec/index.ts';
 import type { AssetPool } from '../arbitraries/asset-pool.ts';
 import { decideRequestArbitrary, optionIdsOf, questionsOf, questionType, withinMediaLimits, withPlainIds } from '../arbitraries/decide-request.ts';

@@ -4,9 +4,9 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
-import { ALL_CAPABILITIES, type Capability, type CheckResult } from '../../conformance/check.ts';
-import { runCheck } from '../../conformance/runner.ts';
-import { isOperation, rewriteJson, rewriteJsonRequest, startMutatingProxy, type Mutation, type ProxiedRequest, type ProxiedResponse } from '../../conformance/test/support/mutating-proxy.ts';
+import { ALL_CAPABILITIES, type Capability, type CheckResult } from '../../harness/check.ts';
+import { runCheck } from '../../harness/runner.ts';
+import { isOperation, rewriteJson, rewriteJsonRequest, startMutatingProxy, type Mutation, type ProxiedRequest, type ProxiedResponse } from '../../harness/testing/mutating-proxy.ts';
 import { assetModelChecks, DEFAULT_SEQUENCES, MAX_COMMANDS } from '../asset-model.ts';
 
 const check = assetModelChecks.find((c) => c.id === 'PROP-ASSET-LIFECYCLE')!;

@@ -5,8 +5,8 @@
 // counterexample.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
-import type { CheckResult } from '../../conformance/check.ts';
-import { isOperation, rewriteJson, rewriteJsonRequest, startMutatingProxy, type Mutation, type ProxiedRequest } from '../../conformance/test/support/mutating-proxy.ts';
+import type { CheckResult } from '../../harness/check.ts';
+import { isOperation, rewriteJson, rewriteJsonRequest, startMutatingProxy, type Mutation, type ProxiedRequest } from '../../harness/testing/mutating-proxy.ts';
 import { decidePropertyChecks } from '../decide-properties.ts';
 import { failurePath, lastDecideBodies, lastDecideText, runPropertyCheck, type PropertyRun } from './support/run-property-check.ts';
 

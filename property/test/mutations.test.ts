@@ -3,7 +3,7 @@
 // expectation is read from the spec.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ALL_CAPABILITIES } from '../../conformance/check.ts';
+import { ALL_CAPABILITIES } from '../../harness/check.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { errorCode, openapiDocument, requestBodyValidator, type JsonObject } from '../../spec/index.ts';

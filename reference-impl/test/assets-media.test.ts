@@ -17,7 +17,7 @@ import {
   sampleFor,
   truncatedSample,
   wavSeconds,
-} from '../../conformance/samples/media.ts';
+} from '../../harness/samples/media.ts';
 import { errorCode, referenceChoice } from '../../spec/index.ts';
 import { extractText, inspectUpload, type UploadVerdict } from '../assets/media.ts';
 

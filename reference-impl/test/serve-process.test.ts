@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { pngImage } from '../../conformance/samples/media.ts';
+import { pngImage } from '../../harness/samples/media.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

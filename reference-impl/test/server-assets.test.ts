@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { validateResponseBody } from '../../spec/index.ts';
-import { acceptedSamples, mismatchedSample, oversizeSample, pdfWithPages, pngImage, truncatedSample, wavSeconds } from '../../conformance/samples/media.ts';
+import { acceptedSamples, mismatchedSample, oversizeSample, pdfWithPages, pngImage, truncatedSample, wavSeconds } from '../../harness/samples/media.ts';
 import { call, choiceQuestion, KEY_B, startServer, type RunningServer } from './support/server.ts';
 
 let server: RunningServer;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../conformance/check.ts';
+import type { CheckResult } from '../../harness/check.ts';
 import { markdownCode, markdownInline } from '../escape.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { HOSTILE, sampleResults, sampleRunReport } from './sample-run.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openPoint, specSha256, specVersion } from '../../spec/index.ts';
 import { latencyByOperation, percentile } from '../latency.ts';
-import { maskOf, redactDeep, redactText } from '../../conformance/redaction.ts';
+import { maskOf, redactDeep, redactText } from '../../harness/redaction.ts';
 import { summarize, verdictOf } from '../run-report.ts';
 import { DECIDE_DURATIONS, FINISHED_AT, KEY_A, KEY_B, SECRETS, STARTED_AT, sampleResults, sampleRunReport } from './sample-run.ts';
 

@@ -1,7 +1,7 @@
 // A realistic run, hand-made: the checks a run against a half-conforming server would produce,
 // with hostile strings and keys planted where a careless check or server could put them.
-import type { CheckResult } from '../../conformance/check.ts';
-import type { Exchange } from '../../conformance/http.ts';
+import type { CheckResult } from '../../harness/check.ts';
+import type { Exchange } from '../../harness/http.ts';
 import { buildRunReport, type RunReport } from '../run-report.ts';
 
 export const KEY_A = 'svc_live_Qx7f3kZ9pLm2xR8tW4vY6nB1';

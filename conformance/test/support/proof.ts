@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../../cli/embedded-target.ts';
 import { checks } from '../../registry.ts';
-import { startMutatingProxy, type Mutation } from './mutating-proxy.ts';
+import { startMutatingProxy, type Mutation } from '../../../harness/testing/mutating-proxy.ts';
 import { runOneCheck } from './run-check.ts';
 
 export interface BrokenServer {

@@ -1,8 +1,8 @@
 // Runs one check of the catalogue against a base URL, as the CLI would.
-import type { Capability, CheckResult } from '../../check.ts';
-import { ALL_CAPABILITIES } from '../../check.ts';
+import type { Capability, CheckResult } from '../../../harness/check.ts';
+import { ALL_CAPABILITIES } from '../../../harness/check.ts';
 import { checkById } from '../../registry.ts';
-import { runCheck } from '../../runner.ts';
+import { runCheck } from '../../../harness/runner.ts';
 
 export interface CheckTarget {
   baseUrl: string;

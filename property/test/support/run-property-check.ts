@@ -1,7 +1,7 @@
 // Runs one decide property check against a base URL as the CLI would, and reads the shrunk case
 // back from its evidence: the case is sent once more at the end, so it is the last exchange.
-import { ALL_CAPABILITIES, type Capability, type CheckResult } from '../../../conformance/check.ts';
-import { runCheck } from '../../../conformance/runner.ts';
+import { ALL_CAPABILITIES, type Capability, type CheckResult } from '../../../harness/check.ts';
+import { runCheck } from '../../../harness/runner.ts';
 import { decidePropertyChecks, type PropertyCheckOptions } from '../../decide-properties.ts';
 
 export interface PropertyRun {
