@@ -1,23 +1,159 @@
 // Authentication (seed 5): every /v1 operation needs `Authorization: Bearer svc_live_<secret>`;
-// /health and /openapi.json need none.
+// /health and /openapi.json need none. Every negative case is a request that just passed with
+// one thing changed, the credential, on a resource that exists (an asset of the key's project,
+// a decision just made): a refusal can then only come from the credential.
+import { randomBytes } from 'node:crypto';
 import { operations } from '../spec/index.ts';
-import { area, type Check } from '../harness/check.ts';
+import { isSuccess } from '../harness/assets-support.ts';
+import { area, CheckFailure, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { expectError, expectSuccess } from '../harness/expect.ts';
+import { describeReply, expectError, expectSuccess } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
+import { bearer, keyedOperations, NotPrepared, passingRequest, type Credential, type PassingRequest } from '../harness/passing-requests.ts';
 
-const v1Operations = operations.filter((op) => op.requiresKey);
 const publicOperations = operations.filter((op) => !op.requiresKey);
 
-/** A well-formed but unknown asset id, so that path operations reach authentication. */
-const PLACEHOLDER_ASSET = 'asset_conformance0000';
+/** One thing changed about how the valid key is presented. */
+interface CredentialChange {
+  what: string;
+  credential(key: string): Credential;
+}
 
-function sendTo(t: CheckContext, op: (typeof operations)[number], authorization: string | undefined) {
-  return t.anonymous.send({
-    method: op.method.toUpperCase(),
-    path: op.path.replace('{asset_id}', PLACEHOLDER_ASSET),
-    ...(authorization !== undefined ? { headers: { authorization } } : {}),
-    ...(op.method === 'post' ? { json: {} } : {}),
-  });
+const KEY_PREFIX = 'svc_live_';
+const secretOf = (key: string) => (key.startsWith(KEY_PREFIX) ? key.slice(KEY_PREFIX.length) : key);
+
+/** The last character replaced by another of the same kind (digit for digit, letter for letter). */
+function lastCharacterChanged(key: string): string {
+  const last = key.at(-1) ?? 'a';
+  const replacement = /[0-9]/.test(last) ? String((Number(last) + 1) % 10) : /[a-z]/.test(last) ? (last === 'z' ? 'a' : String.fromCharCode(last.charCodeAt(0) + 1)) : last === 'A' ? 'B' : 'A';
+  return `${key.slice(0, -1)}${replacement}`;
+}
+
+/** The secret's letters in the other case; the svc_live_ prefix kept. */
+function secretCaseChanged(key: string): string {
+  const swapped = [...secretOf(key)].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+  return `${KEY_PREFIX}${swapped}`;
+}
+
+const NO_HEADER: CredentialChange = { what: 'no Authorization header', credential: () => ({ headers: {} }) };
+
+const UNKNOWN_KEY: CredentialChange = { what: 'an unknown svc_live_ key', credential: () => bearer(`${KEY_PREFIX}conformance_unknown_${randomBytes(8).toString('hex')}`) };
+
+const MALFORMED_KEYS: CredentialChange[] = [
+  { what: 'a key without the svc_live_ prefix', credential: () => bearer('sk_live_conformance_0000') },
+  { what: 'an empty bearer credential', credential: () => ({ headers: { authorization: 'Bearer ' } }) },
+];
+
+const WITHOUT_SCHEME: CredentialChange = { what: 'the valid key without the Bearer scheme', credential: (key) => ({ headers: { authorization: key } }) };
+
+const OTHER_SCHEMES: CredentialChange[] = ['Token', 'Basic', 'ApiKey'].map((scheme) => ({
+  what: `the valid key under the ${scheme} scheme`,
+  credential: (key) => ({ headers: { authorization: `${scheme} ${key}` } }),
+}));
+
+const NEAR_MISSES: CredentialChange[] = [
+  { what: 'the valid key with its last character changed', credential: (key) => bearer(lastCharacterChanged(key)) },
+  { what: "the valid key with its secret's letters in the other case", credential: (key) => bearer(secretCaseChanged(key)) },
+  { what: 'the valid key with one character added', credential: (key) => bearer(`${key}0`) },
+  { what: 'the valid key without its last character', credential: (key) => bearer(key.slice(0, -1)) },
+  { what: 'the first half of the valid key', credential: (key) => bearer(key.slice(0, KEY_PREFIX.length + Math.ceil(secretOf(key).length / 2))) },
+];
+
+const OTHER_PLACES: CredentialChange[] = [
+  { what: 'the valid key in the query string (?api_key=) and no Authorization header', credential: (key) => ({ headers: {}, query: `api_key=${encodeURIComponent(key)}` }) },
+  { what: 'the valid key in an X-API-Key header and no Authorization header', credential: (key) => ({ headers: { 'x-api-key': key } }) },
+];
+
+const LOWER_CASE_SCHEMES: CredentialChange[] = ['bearer', 'BEARER'].map((scheme) => ({
+  what: `the valid key under the scheme written "${scheme}"`,
+  credential: (key) => ({ headers: { authorization: `${scheme} ${key}` } }),
+}));
+
+/** A refusal of the changed request: 401 UNAUTHORIZED in the error body, said of which request and which change. */
+function expectUnauthorized(reply: Reply, request: PassingRequest, change: CredentialChange): void {
+  try {
+    expectError(reply, 401, 'UNAUTHORIZED', request.operationId);
+  } catch (error) {
+    if (error instanceof CheckFailure) throw new CheckFailure(`${error.expected} for ${request.label} sent with ${change.what}`, error.observed);
+    throw error;
+  }
+}
+
+const unchangedFailed = (request: PassingRequest, reply: Reply) =>
+  [`a 2xx for ${request.label} with the valid key (the request every changed one is derived from)`, describeReply(reply)] as const;
+
+/**
+ * For every /v1 operation: the passing request with the valid key must succeed, and the same
+ * request with each change must be answered 401 UNAUTHORIZED. When the unchanged request's
+ * success rests on an open point (feedback), the operation is skipped with that reason, unless
+ * `evenIfUnchangedFails` (a missing key is refused whatever the body).
+ */
+async function expectEveryChangeRefused(t: CheckContext, changes: readonly CredentialChange[], evenIfUnchangedFails = false): Promise<void> {
+  let judged = 0;
+  for (const op of keyedOperations) {
+    const request = await passingRequest(t, op);
+    if (request instanceof NotPrepared) {
+      t.note(`${op.operationId} not checked: ${request.reason}`);
+      continue;
+    }
+    try {
+      if (!request.controlLast) {
+        const unchanged = await request.send(bearer(t.keyA));
+        if (!isSuccess(unchanged)) {
+          if (!request.openPoint) t.fail(...unchangedFailed(request, unchanged));
+          t.note(`${request.label}: the kit's request answered ${describeReply(unchanged)} with the valid key; its shape is open (${request.openPoint}), so ${evenIfUnchangedFails ? 'only the missing key is judged there' : 'it is not checked'}`);
+          if (!evenIfUnchangedFails) continue;
+        }
+      }
+      const replies: Array<[CredentialChange, Reply]> = [];
+      for (const change of changes) replies.push([change, await request.send(change.credential(t.keyA))]);
+      for (const [change, reply] of replies) expectUnauthorized(reply, request, change);
+      if (request.controlLast) {
+        const unchanged = await request.send(bearer(t.keyA));
+        if (!isSuccess(unchanged)) t.fail(...unchangedFailed(request, unchanged));
+      }
+      judged += 1;
+    } finally {
+      await request.cleanup();
+    }
+  }
+  if (judged === 0) t.skip('no /v1 operation could be prepared on this target');
+}
+
+/** For every /v1 operation: the passing request with each change must still succeed (SHOULD). */
+async function expectEveryChangeAccepted(t: CheckContext, changes: readonly CredentialChange[]): Promise<void> {
+  let judged = 0;
+  for (const op of keyedOperations) {
+    for (const change of changes) {
+      const request = await passingRequest(t, op);
+      if (request instanceof NotPrepared) {
+        t.note(`${op.operationId} not checked: ${request.reason}`);
+        break;
+      }
+      try {
+        const changed = await request.send(change.credential(t.keyA));
+        if (isSuccess(changed)) {
+          judged += 1;
+          continue;
+        }
+        // Refused: only a fresh, unchanged request tells whether the change was the cause.
+        const fresh = await passingRequest(t, op);
+        if (fresh instanceof NotPrepared) t.fail(`a 2xx for ${request.label} sent with ${change.what}`, describeReply(changed));
+        try {
+          const unchanged = await fresh.send(bearer(t.keyA));
+          if (isSuccess(unchanged)) t.fail(`a 2xx for ${request.label} sent with ${change.what}, as with "Bearer" (auth schemes are case-insensitive in HTTP)`, describeReply(changed));
+          if (!fresh.openPoint) t.fail(...unchangedFailed(fresh, unchanged));
+          t.note(`${request.label}: the kit's request answered ${describeReply(unchanged)} with the valid key; its shape is open (${fresh.openPoint}), so it is not checked`);
+          break;
+        } finally {
+          await fresh.cleanup();
+        }
+      } finally {
+        await request.cleanup();
+      }
+    }
+  }
+  if (judged === 0) t.skip('no /v1 operation could be prepared on this target');
 }
 
 export const authChecks: Check[] = area('auth', [
@@ -25,30 +161,72 @@ export const authChecks: Check[] = area('auth', [
     id: 'AUTH-MISSING-KEY',
     level: 'MUST',
     seedSections: ['4', '5', '7'],
-    title: 'Every /v1 operation without an Authorization header answers 401 UNAUTHORIZED in the error body',
+    title: 'Every /v1 operation, sent as a request that just passed but without an Authorization header, answers 401 UNAUTHORIZED',
     async run(t) {
-      for (const op of v1Operations) expectError(await sendTo(t, op, undefined), 401, 'UNAUTHORIZED', op.operationId);
+      await expectEveryChangeRefused(t, [NO_HEADER], true);
     },
   },
   {
     id: 'AUTH-INVALID-KEY',
     level: 'MUST',
     seedSections: ['5', '7'],
-    title: 'Every /v1 operation with an unknown svc_live_ key answers 401 UNAUTHORIZED in the error body',
+    title: 'Every /v1 operation, sent as a request that just passed but with an unknown svc_live_ key, answers 401 UNAUTHORIZED',
     async run(t) {
-      for (const op of v1Operations) expectError(await sendTo(t, op, 'Bearer svc_live_conformance_unknown_key_0000'), 401, 'UNAUTHORIZED', op.operationId);
+      await expectEveryChangeRefused(t, [UNKNOWN_KEY]);
     },
   },
   {
     id: 'AUTH-MALFORMED-KEY',
     level: 'MUST',
     seedSections: ['5', '7'],
-    title: 'A key without the svc_live_ prefix, another scheme, or an empty bearer answers 401 UNAUTHORIZED',
+    title: 'A request that just passed, sent with a key without the svc_live_ prefix or an empty bearer, answers 401 UNAUTHORIZED',
     async run(t) {
-      const op = v1Operations.find((candidate) => candidate.operationId === 'listModels') ?? v1Operations[0]!;
-      for (const authorization of ['Bearer sk_live_conformance_0000', 'Basic c3ZjX2xpdmVfeDp4', 'Bearer ', 'svc_live_conformance_no_scheme']) {
-        expectError(await sendTo(t, op, authorization), 401, 'UNAUTHORIZED', op.operationId);
-      }
+      await expectEveryChangeRefused(t, MALFORMED_KEYS);
+    },
+  },
+  {
+    id: 'AUTH-KEY-WITHOUT-SCHEME',
+    level: 'MUST',
+    seedSections: ['5', '7'],
+    title: 'Every /v1 operation, sent as a request that just passed but with the valid key and no Bearer scheme, answers 401 UNAUTHORIZED',
+    async run(t) {
+      await expectEveryChangeRefused(t, [WITHOUT_SCHEME]);
+    },
+  },
+  {
+    id: 'AUTH-KEY-OTHER-SCHEME',
+    level: 'MUST',
+    seedSections: ['5', '7'],
+    title: 'Every /v1 operation, sent as a request that just passed but with the valid key under Token, Basic or ApiKey, answers 401 UNAUTHORIZED',
+    async run(t) {
+      await expectEveryChangeRefused(t, OTHER_SCHEMES);
+    },
+  },
+  {
+    id: 'AUTH-KEY-NEAR-MISS',
+    level: 'MUST',
+    seedSections: ['5', '7'],
+    title: 'The valid key with one character changed, its case changed, a character added, truncated or halved answers 401 UNAUTHORIZED on every /v1 operation',
+    async run(t) {
+      await expectEveryChangeRefused(t, NEAR_MISSES);
+    },
+  },
+  {
+    id: 'AUTH-KEY-OTHER-PLACE',
+    level: 'MUST',
+    seedSections: ['5', '7'],
+    title: 'The valid key in the query string (?api_key=) or an X-API-Key header, without Authorization, answers 401 UNAUTHORIZED on every /v1 operation',
+    async run(t) {
+      await expectEveryChangeRefused(t, OTHER_PLACES);
+    },
+  },
+  {
+    id: 'AUTH-SCHEME-CASE-INSENSITIVE',
+    level: 'SHOULD',
+    seedSections: ['5'],
+    title: 'The valid key under "bearer" or "BEARER" is accepted on every /v1 operation (HTTP auth schemes are case-insensitive)',
+    async run(t) {
+      await expectEveryChangeAccepted(t, LOWER_CASE_SCHEMES);
     },
   },
   {
@@ -66,7 +244,7 @@ export const authChecks: Check[] = area('auth', [
     seedSections: ['4.4', '5'],
     title: 'GET /health and GET /openapi.json answer without a key',
     async run(t) {
-      for (const op of publicOperations) expectSuccess(await sendTo(t, op, undefined), `for ${op.method.toUpperCase()} ${op.path} without a key`);
+      for (const op of publicOperations) expectSuccess(await t.anonymous.send({ method: op.method.toUpperCase(), path: op.path }), `for ${op.method.toUpperCase()} ${op.path} without a key`);
     },
   },
 ]);

@@ -37,6 +37,11 @@ export interface CheckContext {
   b: ApiClient;
   /** Calls with the short-lifetime project's key, when the target has one (see Target.shortTtl). */
   expiring?: { client: ApiClient; ttlMs: number };
+  /**
+   * The first project's key itself, for checks that send near misses of it (a character
+   * changed, another scheme). Results are redacted, near misses included (redaction.ts).
+   */
+  keyA: string;
   /** Calls with no Authorization header at all. */
   anonymous: ApiClient;
   /** Calls with an arbitrary Authorization value (or none). */
@@ -87,6 +92,7 @@ export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, ob
     a,
     b: keyB ? apiClient(http, keyB) : missingB,
     ...(target.shortTtl ? { expiring: { client: apiClient(http, target.shortTtl.key), ttlMs: target.shortTtl.ttlMs } } : {}),
+    keyA,
     anonymous: apiClient(http, null),
     withKey: (key) => apiClient(http, key),
     fail(expected, observed) {

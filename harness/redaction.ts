@@ -8,11 +8,29 @@ export function maskOf(secret: string): string {
   return secret.startsWith(prefix) && secret.length > prefix.length ? `${prefix}***` : '***';
 }
 
-/** Replaces every occurrence of every secret, in clear or URL-encoded, with its mask. */
+/** Replaces every occurrence of every secret, in clear or URL-encoded, and every near miss of one, with its mask. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of spellings(secrets)) out = out.split(secret).join(maskOf(secret));
-  return out;
+  return maskNearMisses(out, secrets);
+}
+
+const KEY_PREFIX = 'svc_live_';
+const KEY_LIKE = /svc_live_[A-Za-z0-9._~+\/=-]+/gi;
+/** How much of a secret's start a near miss keeps before it counts as that secret. */
+const NEAR_MISS_SHARED_CHARS = 8;
+
+/**
+ * The authentication checks send keys one edit away from a real one (a character changed, a
+ * case changed, truncated, extended). Such a key still gives the secret away, so any
+ * svc_live_ token that starts like a secret (ignoring case) is masked as the secret is.
+ */
+function maskNearMisses(text: string, secrets: readonly string[]): string {
+  const starts = secrets
+    .filter((secret) => secret.startsWith(KEY_PREFIX) && secret.length >= KEY_PREFIX.length + NEAR_MISS_SHARED_CHARS)
+    .map((secret) => secret.slice(KEY_PREFIX.length, KEY_PREFIX.length + NEAR_MISS_SHARED_CHARS).toLowerCase());
+  if (starts.length === 0) return text;
+  return text.replace(KEY_LIKE, (token) => (starts.some((start) => token.slice(KEY_PREFIX.length).toLowerCase().startsWith(start)) ? `${KEY_PREFIX}***` : token));
 }
 
 /** A deep copy of `value` with every string (values and property names) redacted. */
