@@ -22,19 +22,33 @@ const hidesForeignAssets = (): Mutation => ({
   response: (received) => (received.status === 403 ? rewriteJson({ ...received, status: 404 }, (body) => ({ error: { ...body.error, code: 'ASSET_NOT_FOUND' } })) : received),
 });
 
+/**
+ * A server that refuses `method` requests under `pathPrefix` with 403 ASSET_FORBIDDEN whoever
+ * sends them, owner included: a refusal that does not come from the project.
+ */
+const forbidsEveryone = (method: string, pathPrefix: string) => (): Mutation => ({
+  answer: (sent: ProxiedRequest) =>
+    isOperation(sent, method, pathPrefix)
+      ? { status: 403, headers: { 'content-type': 'application/json', 'x-request-id': 'req_403' }, body: Buffer.from('{"error":{"code":"ASSET_FORBIDDEN","message":"Forbidden.","request_id":"req_403"}}') }
+      : undefined,
+});
+
 describe('isolation checks', () => {
   proveChecks('isolation', {
     'ISOLATION-GET-FORBIDDEN': [
       { fault: "lets project B read project A's assets", mutation: actsAsOwner('keyB', 'GET', '/v1/assets/') },
       { fault: 'answers 404 ASSET_NOT_FOUND for assets of other projects', mutation: hidesForeignAssets },
+      { fault: 'refuses every read of an asset, the owner\'s too', mutation: forbidsEveryone('GET', '/v1/assets/') },
     ],
     'ISOLATION-DELETE-FORBIDDEN': [
       { fault: "lets project B delete project A's assets", mutation: actsAsOwner('keyB', 'DELETE', '/v1/assets/') },
       { fault: 'answers 404 ASSET_NOT_FOUND for assets of other projects', mutation: hidesForeignAssets },
+      { fault: 'refuses every delete of an asset, the owner\'s too', mutation: forbidsEveryone('DELETE', '/v1/assets/') },
     ],
     'ISOLATION-REFERENCE-FORBIDDEN': [
       { fault: "lets project B's decisions use project A's assets", mutation: actsAsOwner('keyB', 'POST', '/v1/decide') },
       { fault: 'answers 404 ASSET_NOT_FOUND for assets of other projects', mutation: hidesForeignAssets },
+      { fault: 'refuses every decision, the owner\'s too', mutation: forbidsEveryone('POST', '/v1/decide') },
     ],
     'ISOLATION-OWNER-UNAFFECTED': [
       { fault: "carries out project B's delete of project A's asset", mutation: actsAsOwner('keyB', 'DELETE', '/v1/assets/') },
@@ -56,7 +70,11 @@ describe('isolation checks', () => {
     'ISOLATION-REVERSE-GET-DELETE-FORBIDDEN': [
       { fault: "lets project A read project B's assets", mutation: actsAsOwner('keyA', 'GET', '/v1/assets/') },
       { fault: "lets project A delete project B's assets", mutation: actsAsOwner('keyA', 'DELETE', '/v1/assets/') },
+      { fault: 'refuses every read of an asset, the owner\'s too', mutation: forbidsEveryone('GET', '/v1/assets/') },
     ],
-    'ISOLATION-REVERSE-REFERENCE-FORBIDDEN': [{ fault: "lets project A's decisions use project B's assets", mutation: actsAsOwner('keyA', 'POST', '/v1/decide') }],
+    'ISOLATION-REVERSE-REFERENCE-FORBIDDEN': [
+      { fault: "lets project A's decisions use project B's assets", mutation: actsAsOwner('keyA', 'POST', '/v1/decide') },
+      { fault: 'refuses every decision, the owner\'s too', mutation: forbidsEveryone('POST', '/v1/decide') },
+    ],
   });
 });
