@@ -6,7 +6,7 @@ import type { CheckContext } from '../harness/context.ts';
 import { expectInvalidRequest } from './decide-validation.ts';
 import { describeReply, expectErrorBody, expectSuccess, expectValidBody } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
-import { BILLING_CONTEXT, choiceQuestions, decideBody, decideTextOfBytes, mediaPart, postDecideText, replyOutcome, textPart, textParts, withUploadedAssets, type MediaPartType } from '../harness/requests.ts';
+import { BILLING_CONTEXT, choiceQuestion, choiceQuestions, decideBody, decideJsonText, decideTextOfBytes, mediaPart, postDecideText, replyOutcome, textPart, textParts, withUploadedAssets, type MediaPartType } from '../harness/requests.ts';
 
 /** Seed 4.1 and 8: 256 KiB. */
 const BODY_LIMIT_BYTES = requestBodyLimitBytes;
@@ -14,6 +14,11 @@ const MAX_TEXT = 8000;
 const MAX_QUESTIONS = 16;
 const MAX_PARTS = 16;
 const MAX_PART_ID = 100;
+/**
+ * Halfway between the limit read in kB (256,000 bytes) and in KiB (262,144 bytes, the seed's
+ * unit): only a server counting in KiB accepts it.
+ */
+const BODY_BETWEEN_KB_AND_KIB = Math.round(((BODY_LIMIT_BYTES / 1024) * 1000 + BODY_LIMIT_BYTES) / 2);
 
 const mediaLimits = ((openapiDocument.components as JsonObject).schemas as JsonObject).ContentParts as JsonObject;
 /** The per-request media limits and their codes, as the spec records them (x-media-limits). */
@@ -29,6 +34,22 @@ function expectAccepted(reply: Reply, what: string): void {
 function textOf(length: number): string {
   return 'I was charged twice for one order. '.repeat(Math.ceil(length / 35)).slice(0, length);
 }
+
+/**
+ * Texts of a given number of characters in units where implementations may count differently
+ * (open point character-counting): "é" is 1 code point, 1 UTF-16 unit and 2 UTF-8 bytes; "📦" is
+ * 1 code point, 2 UTF-16 units and 4 bytes.
+ */
+const TWO_BYTE_CHARACTER = '\u00e9';
+const ASTRAL_CHARACTER = '\u{1F4E6}';
+
+/** How many code points, UTF-16 units and UTF-8 bytes a text has. */
+function lengthsOf(text: string): string {
+  return `${[...text].length} code points, ${text.length} UTF-16 units, ${Buffer.byteLength(text)} bytes`;
+}
+
+/** A question id of `index` with multi-byte characters: "Größe-01", "Größe-02", … */
+const multiByteQuestionId = (index: number) => `Gr\u00f6\u00dfe-\u{1F4E6}-${String(index + 1).padStart(2, '0')}`;
 
 /** A context of one leading text part and `count` parts of `type` referencing these assets. */
 function mediaBody(type: MediaPartType, assetIds: readonly string[]) {
@@ -116,11 +137,23 @@ export const limitChecks: Check[] = area('limits', [
     level: 'OBSERVE',
     seedSections: ['8'],
     openPoint: 'character-counting',
-    title: 'What a context of 8,000 emoji (8,000 code points, 16,000 UTF-16 units) leads to',
+    title: 'Which unit the 8,000-character limit is counted in: contexts of 8,000 "é", 8,000 "📦" and 4,001 "📦" (8,002 UTF-16 units)',
     async run(t) {
-      const reply = await t.a.decide(decideBody('\u{1F4E6}'.repeat(MAX_TEXT)));
-      const accepted = reply.status >= 200 && reply.status < 300;
-      t.observe({ summary: `${replyOutcome(reply)}: ${accepted ? 'accepted: 8,000 code points count as 8,000 characters' : 'refused: the server may count UTF-16 units or bytes'}`, matchesReference: accepted });
+      const probes = [
+        { text: TWO_BYTE_CHARACTER.repeat(MAX_TEXT), name: '8,000 "é"' },
+        { text: ASTRAL_CHARACTER.repeat(MAX_TEXT), name: '8,000 "📦"' },
+        { text: ASTRAL_CHARACTER.repeat(MAX_TEXT / 2 + 1), name: '4,001 "📦"' },
+      ];
+      const accepted: boolean[] = [];
+      const seen: string[] = [];
+      for (const probe of probes) {
+        const reply = await t.a.decide(decideBody(probe.text));
+        accepted.push(reply.status >= 200 && reply.status < 300);
+        seen.push(`${probe.name} (${lengthsOf(probe.text)}): ${replyOutcome(reply)}`);
+      }
+      const [twoByte, astral, halfAstral] = accepted;
+      const unit = twoByte && astral && halfAstral ? 'code points' : twoByte && !astral && !halfAstral ? 'UTF-16 units' : !twoByte && !astral ? 'bytes' : 'no single unit';
+      t.observe({ summary: `counts ${unit}: ${seen.join('; ')}`, matchesReference: unit === 'code points' });
     },
   },
   {
@@ -187,6 +220,76 @@ export const limitChecks: Check[] = area('limits', [
       const over = await postDecideText(t.a, decideTextOfBytes(BODY_LIMIT_BYTES + 1));
       if (over.status < 400) t.fail('an error status for a body of 262,145 bytes', describeReply(over));
       expectErrorBody(over);
+    },
+  },
+  {
+    id: 'LIMIT-BODY-KIB-NOT-KB',
+    level: 'MUST',
+    seedSections: ['4.1', '8'],
+    title: `A body of ${BODY_BETWEEN_KB_AND_KIB.toLocaleString('en')} bytes (over 256 kB, under 256 KiB) passes: the limit is counted in KiB`,
+    async run(t) {
+      expectAccepted(await postDecideText(t.a, decideTextOfBytes(BODY_BETWEEN_KB_AND_KIB)), `a body of ${BODY_BETWEEN_KB_AND_KIB} bytes, over 256 kB and under 256 KiB`);
+    },
+  },
+  {
+    id: 'LIMIT-MEDIA-PER-FAMILY',
+    level: 'MUST',
+    seedSections: ['2.2', '8'],
+    title: 'Each family at its own limit together (4 images, 2 documents and 1 audio clip in one request) passes: media are counted per family, not overall',
+    requires: { capabilities: ['multimodal', 'assets'] },
+    async run(t) {
+      await withUploadedAssets(t, 'image', MEDIA_LIMITS.image.max, (images) =>
+        withUploadedAssets(t, 'document', MEDIA_LIMITS.document.max, (documents) =>
+          withUploadedAssets(t, 'audio', MEDIA_LIMITS.audio.max, async (audio) => {
+            const parts = [
+              textPart('Do these files show the same order?', 'intro'),
+              ...images.map((id, index) => mediaPart('image', id, `image-${index + 1}`)),
+              ...documents.map((id, index) => mediaPart('document', id, `document-${index + 1}`)),
+              ...audio.map((id, index) => mediaPart('audio', id, `audio-${index + 1}`)),
+            ];
+            expectAccepted(await t.a.decide(decideBody(parts)), `${images.length} images, ${documents.length} documents and ${audio.length} audio clip${audio.length === 1 ? '' : 's'} in one request`);
+          }),
+        ),
+      );
+    },
+  },
+  {
+    id: 'LIMIT-QUESTIONS-DISTINCT-BY-CODE-POINTS',
+    level: 'MUST',
+    seedSections: ['2.1', '8'],
+    title: '16 questions with multi-byte ids pass; 17 are rejected even when two ids differ only in Unicode normalisation (NFC "é" and NFD "é")',
+    async run(t) {
+      const sixteen = Array.from({ length: MAX_QUESTIONS }, (_, index) => [multiByteQuestionId(index), choiceQuestion()] as const);
+      expectAccepted(await postDecideText(t.a, decideJsonText(BILLING_CONTEXT, sixteen)), '16 questions with multi-byte ids');
+      // JSON object keys are compared code point by code point: these are two distinct questions.
+      const seventeen = [...sixteen.slice(0, MAX_QUESTIONS - 1), ['caf\u00e9', choiceQuestion()] as const, ['cafe\u0301', choiceQuestion()] as const];
+      expectInvalidRequest(await postDecideText(t.a, decideJsonText(BILLING_CONTEXT, seventeen)), '17 questions, two of whose ids ("caf\\u00e9" and "cafe\\u0301") differ only in normalisation');
+    },
+  },
+  {
+    id: 'LIMIT-PARTS-16-17-MULTIBYTE',
+    level: 'MUST',
+    seedSections: ['2.1', '2.2', '8'],
+    title: '16 text parts of multi-byte text pass; 17 are rejected with 400 INVALID_REQUEST (parts are counted before text parts are joined)',
+    requires: { capabilities: ['multimodal'] },
+    async run(t) {
+      const parts = (count: number) => Array.from({ length: count }, (_, index) => textPart(`Zweite Abbuchung für Bestellung ${index + 1} ${ASTRAL_CHARACTER}: bitte erstatten.`, `teil-${index + 1}`));
+      expectAccepted(await t.a.decide(decideBody(parts(MAX_PARTS))), '16 text parts of multi-byte text');
+      expectInvalidRequest(await t.a.decide(decideBody(parts(MAX_PARTS + 1))), '17 text parts of multi-byte text');
+    },
+  },
+  {
+    id: 'LIMIT-TEXT-8001-IN-EVERY-UNIT',
+    level: 'MUST',
+    seedSections: ['2.1', '2.2', '8'],
+    title: 'A context or text part of 8,001 multi-byte characters ("é" or "📦"), over 8,000 in every unit a server may count, is rejected with 400 INVALID_REQUEST',
+    async run(t) {
+      const multimodal = t.target.capabilities.has('multimodal');
+      for (const character of [TWO_BYTE_CHARACTER, ASTRAL_CHARACTER]) {
+        const text = character.repeat(MAX_TEXT + 1);
+        expectInvalidRequest(await t.a.decide(decideBody(text)), `a string context of ${lengthsOf(text)}`);
+        if (multimodal) expectInvalidRequest(await t.a.decide(decideBody([textPart(text, 'long')])), `a text part of ${lengthsOf(text)}`);
+      }
     },
   },
   {

@@ -52,6 +52,8 @@ const images = mediaBrokenServers('image', 4, 'TOO_MANY_IMAGES');
 const documents = mediaBrokenServers('document', 2, 'TOO_MANY_DOCUMENTS');
 const audio = mediaBrokenServers('audio', 1, 'TOO_MANY_AUDIO');
 
+const mediaCount = (body: Body | undefined) => countOf(body, 'image') + countOf(body, 'document') + countOf(body, 'audio');
+
 describe('limits checks', () => {
   proveChecks('limits', {
     'LIMIT-QUESTIONS-16-17': [
@@ -86,6 +88,31 @@ describe('limits checks', () => {
       },
       { fault: 'answers oversize bodies with a bare text 413', mutation: () => ({ response: (received) => (received.status === 413 ? { ...received, headers: { ...received.headers, 'content-type': 'text/plain' }, body: Buffer.from('Payload Too Large') } : received) }) },
       { fault: 'limits bodies to 256,000 bytes', mutation: () => refusing((_body, sent) => sent.body.length > 256_000, 'PAYLOAD_TOO_LARGE', 413) },
+    ],
+    'LIMIT-BODY-KIB-NOT-KB': [
+      { fault: 'counts the body limit in kB (256,000 bytes)', mutation: () => refusing((_body, sent) => sent.body.length > 256_000, 'PAYLOAD_TOO_LARGE', 413) },
+    ],
+    'LIMIT-MEDIA-PER-FAMILY': [
+      { fault: 'counts every media part against the image limit of 4', mutation: () => refusing((body) => mediaCount(body) > 4, 'TOO_MANY_IMAGES') },
+      { fault: 'counts images and documents together against 4', mutation: () => refusing((body) => countOf(body, 'image') + countOf(body, 'document') > 4, 'TOO_MANY_IMAGES') },
+    ],
+    'LIMIT-QUESTIONS-DISTINCT-BY-CODE-POINTS': [
+      {
+        fault: 'normalises question ids (NFC) before counting them',
+        mutation: () => onDecideBody((body) => (body.questions = Object.fromEntries(Object.entries(body.questions ?? {}).map(([id, question]) => [id.normalize('NFC'), question])))),
+      },
+      { fault: 'refuses question ids with non-ASCII characters', mutation: () => refusing((body) => Object.keys(body?.questions ?? {}).some((id) => /[^\x00-\x7f]/.test(id))) },
+    ],
+    'LIMIT-PARTS-16-17-MULTIBYTE': [
+      {
+        fault: 'joins text parts before counting parts',
+        mutation: () => onDecideBody((body) => partsOf(body).length > 1 && partsOf(body).every((part) => part.type === 'text') && (body.context = [{ type: 'text', text: partsOf(body).map((part) => part.text).join('\n') }])),
+      },
+      { fault: 'refuses 16 parts (off by one)', mutation: () => refusing((body) => partsOf(body).length >= 16) },
+    ],
+    'LIMIT-TEXT-8001-IN-EVERY-UNIT': [
+      { fault: 'truncates string contexts to 8,000 UTF-16 units', mutation: () => onDecideBody((body) => typeof body.context === 'string' && (body.context = body.context.slice(0, 8000))) },
+      { fault: 'truncates text parts to 8,000 code points', mutation: () => onDecideBody((body) => partsOf(body).forEach((part) => typeof part.text === 'string' && (part.text = [...part.text].slice(0, 8000).join('')))) },
     ],
     'LIMIT-IMAGES-4-5': images.count,
     'LIMIT-IMAGES-CODE': images.code,
