@@ -30,8 +30,10 @@ import {
   oversizeSample,
   pdfWithPages,
   plainTextSample,
+  sameFamilyMismatches,
   sampleFor,
   sizeLimitReadings,
+  textTwinsDifferingAtTheEnd,
   wavSeconds,
   type SampleFamily,
   type SampleMimeType,
@@ -49,6 +51,11 @@ const EXPIRY_MARGIN_MS = 1_000;
 const LIFETIME_TOLERANCE_MS = 1_000;
 /** Seed 8: "Request body 256 KiB"; whether it applies to uploads is open (upload-body-limit). */
 const JSON_BODY_LIMIT_BYTES = requestBodyLimitBytes;
+/**
+ * Two text files this long, identical but for their last line: past 1 MB, 1 MiB and 2 MiB, the
+ * first parts a hashing shortcut might stop at, and well within the document limit in any unit.
+ */
+const TWIN_FILE_BYTES = 2_100_000;
 const NO_EXPIRY_PROJECT = 'not verifiable in this run: no short-lifetime project (--expiry-api-key, --expiry-ttl-seconds)';
 
 /** ASSET-UPLOAD-IMAGE-PNG, ...; the one vendor type is named by its file extension. */
@@ -148,6 +155,44 @@ export const assetChecks: Check[] = area('assets', [
         if (!sha256EncodingOf(asset.sha256, bytes)) {
           t.fail(`the SHA-256 of the ${bytes.byteLength} bytes of the ${mimeType} file (hex ${sha256Hex(bytes)}, or its base64)`, `sha256 ${JSON.stringify(asset.sha256)}`);
         }
+      }
+    },
+  },
+  {
+    id: 'ASSET-SHA256-WHOLE-FILE',
+    level: 'MUST',
+    seedSections: ['2.5', '4.5'],
+    title: `Two ${TWIN_FILE_BYTES.toLocaleString('en')}-byte text files that differ only in their last line get each its own file's SHA-256`,
+    requires: ASSETS,
+    async run(t) {
+      const twins = textTwinsDifferingAtTheEnd(TWIN_FILE_BYTES);
+      const hashes: string[] = [];
+      for (const bytes of twins) {
+        const reply = await t.a.upload(bytes, 'text/plain');
+        // Whether the 256 KiB body limit covers uploads is open (upload-body-limit): a refusal for size is allowed.
+        if (reply.status === 413) t.skip(`not verifiable on this target: a ${bytes.byteLength}-byte text upload answered ${statusWithCode(reply)} (open point upload-body-limit)`);
+        expectStatus(reply, 201, `for a valid text/plain file of ${bytes.byteLength} bytes`);
+        if (!sha256EncodingOf(reply.json?.sha256, bytes)) {
+          t.fail(`the SHA-256 of the whole ${bytes.byteLength}-byte file (hex ${sha256Hex(bytes)}, or its base64)`, `sha256 ${JSON.stringify(reply.json?.sha256)}`);
+        }
+        hashes.push(String(reply.json.sha256));
+      }
+      if (hashes[0] === hashes[1]) t.fail('different sha256 values for two files that differ in their last line', `both ${hashes[0]}`);
+    },
+  },
+  {
+    id: 'ASSET-CONTENT-MISMATCH-SAME-FAMILY',
+    level: 'MUST',
+    seedSections: ['4.5', '7'],
+    title: 'A file declared as another type of its own family (PNG as image/webp or image/jpeg, JPEG as image/png, WAV as audio/mpeg, DOCX as application/pdf) answers 415 UNSUPPORTED_MIME_TYPE',
+    requires: ASSETS,
+    async run(t) {
+      for (const sample of sameFamilyMismatches()) {
+        // The same bytes under their own type are stored: the refusal can only come from the declared type.
+        expectStatus(await t.a.upload(sample.bytes, sample.actualMimeType), 201, `for the ${sample.actualMimeType} file declared as what it is`);
+        const reply = await t.a.upload(sample.bytes, sample.declaredMimeType);
+        expectStatus(reply, 415, `with UNSUPPORTED_MIME_TYPE for a ${sample.actualMimeType} file declared ${sample.declaredMimeType}`);
+        expectError(reply, 415, 'UNSUPPORTED_MIME_TYPE', 'uploadAsset');
       }
     },
   },

@@ -4,13 +4,10 @@
 import { errorCode, referenceChoice } from '../spec/index.ts';
 import { area, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { describeReply, expectErrorBody, expectStatus } from '../harness/expect.ts';
+import { describeReply, expectErrorBody, expectStatus, expectSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { pngImage } from '../harness/samples/media.ts';
 import { BILLING_CONTEXT, choiceQuestion, decideBody, mediaPart, postDecideText, replyOutcome, textPart, withUploadedAssets } from '../harness/requests.ts';
-
-/** A well-formed asset id nobody uploaded: the request fails on something else first. */
-const UNKNOWN_ASSET = 'asset_conformance0000';
 
 /** 400 INVALID_REQUEST in the seed's error body (seed 7: "Unknown request field; invalid request"). */
 export function expectInvalidRequest(reply: Reply, what: string): void {
@@ -132,12 +129,16 @@ export const decideValidationChecks: Check[] = area('decide-validation', [
     id: 'DECIDE-VIDEO-PART',
     level: 'MUST',
     seedSections: ['1', '2.2', '7'],
-    title: 'A part of type video is rejected with 400 UNSUPPORTED_MODALITY',
-    requires: { capabilities: ['multimodal'] },
+    title: 'An image part that passes, changed only to type video, is rejected with 400 UNSUPPORTED_MODALITY',
+    requires: { capabilities: ['multimodal', 'assets'] },
     async run(t) {
-      const reply = await t.a.decide(partsBody(mediaPart('video', UNKNOWN_ASSET, 'clip')));
-      expectStatus(reply, 400, 'with UNSUPPORTED_MODALITY for a video part');
-      expectErrorBody(reply, 'UNSUPPORTED_MODALITY');
+      // A real asset, so that the refusal can only come from the part's type.
+      await withUploadedAssets(t, 'image', 1, async ([assetId]) => {
+        expectSuccess(await t.a.decide(partsBody(mediaPart('image', assetId!, 'clip'))), 'for the image part the video part is derived from');
+        const reply = await t.a.decide(partsBody(mediaPart('video', assetId!, 'clip')));
+        expectStatus(reply, 400, 'with UNSUPPORTED_MODALITY for a video part');
+        expectErrorBody(reply, 'UNSUPPORTED_MODALITY');
+      });
     },
   },
   {
@@ -253,18 +254,20 @@ export const decideValidationChecks: Check[] = area('decide-validation', [
     level: 'SHOULD',
     seedSections: ['2.2', '7'],
     title: "The error message about a part names the part's id (seed: the id is echoed in errors)",
-    requires: { capabilities: ['multimodal'] },
+    requires: { capabilities: ['multimodal', 'assets'] },
     async run(t) {
-      const cases = [
-        { what: 'a video part', id: 'clip-7f3a', part: mediaPart('video', UNKNOWN_ASSET, 'clip-7f3a') },
-        { what: 'a text part with an unknown field', id: 'note-2c9d', part: { ...textPart('See attached.', 'note-2c9d'), lang: 'en' } },
-      ];
-      for (const { what, id, part } of cases) {
-        const reply = await t.a.decide(partsBody(part));
-        const message = reply.json?.error?.message;
-        if (reply.status < 400 || typeof message !== 'string') t.fail(`an error with a message for ${what}`, describeReply(reply));
-        if (!message.includes(id)) t.fail(`the part id ${JSON.stringify(id)} in the error message for ${what}`, JSON.stringify(message));
-      }
+      await withUploadedAssets(t, 'image', 1, async ([assetId]) => {
+        const cases = [
+          { what: 'a video part', id: 'clip-7f3a', part: mediaPart('video', assetId!, 'clip-7f3a') },
+          { what: 'a text part with an unknown field', id: 'note-2c9d', part: { ...textPart('See attached.', 'note-2c9d'), lang: 'en' } },
+        ];
+        for (const { what, id, part } of cases) {
+          const reply = await t.a.decide(partsBody(part));
+          const message = reply.json?.error?.message;
+          if (reply.status < 400 || typeof message !== 'string') t.fail(`an error with a message for ${what}`, describeReply(reply));
+          if (!message.includes(id)) t.fail(`the part id ${JSON.stringify(id)} in the error message for ${what}`, JSON.stringify(message));
+        }
+      });
     },
   },
   {

@@ -39,6 +39,19 @@ const hasPartOfType = (sent: ProxiedRequest, type: string) => {
 };
 const withAuthorization = (sent: ProxiedRequest, key: string): ProxiedRequest => ({ ...sent, headers: { ...sent.headers, authorization: `Bearer ${key}` } });
 
+const FAMILY_OF: Record<string, string> = { 'image/png': 'image', 'image/jpeg': 'image', 'image/webp': 'image', 'audio/wav': 'audio', 'audio/mpeg': 'audio', 'application/pdf': 'document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'document' };
+
+const sameFamily = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && FAMILY_OF[a] !== undefined && FAMILY_OF[a] === FAMILY_OF[b];
+
+/** The type of the kit's samples by their first bytes, when it is one a family-only comparison would confuse. */
+function sniffedType(body: Buffer): string | undefined {
+  if (body.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (body[0] === 0xff && body[1] === 0xd8) return 'image/jpeg';
+  if (body.subarray(0, 4).toString('latin1') === 'RIFF' && body.subarray(8, 12).toString('latin1') === 'WAVE') return 'audio/wav';
+  if (body.subarray(0, 2).toString('latin1') === 'PK') return 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  return undefined;
+}
+
 /** Rewrites the Asset of a successful upload. */
 const onUploaded = (edit: (asset: any, sent: ProxiedRequest) => unknown): Mutation => ({
   response: (received, sent) => (isUpload(sent) && received.status === 201 ? rewriteJson(received, (asset) => edit(asset, sent)) : received),
@@ -94,6 +107,14 @@ describe('assets checks', () => {
     'ASSET-SHA256-MATCHES': [
       { fault: 'sends the SHA-256 of an empty file', mutation: () => onUploaded((asset) => ({ ...asset, sha256: createHash('sha256').digest('hex') })) },
       { fault: 'sends an MD5 of the file instead', mutation: () => onUploaded((asset, sent) => ({ ...asset, sha256: createHash('md5').update(sent.body).digest('hex') })) },
+    ],
+    'ASSET-SHA256-WHOLE-FILE': [
+      { fault: 'hashes only the first MiB of a file', mutation: () => onUploaded((asset, sent) => ({ ...asset, sha256: createHash('sha256').update(sent.body.subarray(0, 1024 * 1024)).digest('hex') })) },
+      { fault: 'hashes only the first MB of a file', mutation: () => onUploaded((asset, sent) => ({ ...asset, sha256: createHash('sha256').update(sent.body.subarray(0, 1_000_000)).digest('hex') })) },
+    ],
+    'ASSET-CONTENT-MISMATCH-SAME-FAMILY': [
+      { fault: 'compares the declared type with the content by family only', mutation: () => ({ request: (sent) => (isUpload(sent) && sameFamily(sniffedType(sent.body), sent.headers['content-type']) ? { ...sent, headers: { ...sent.headers, 'content-type': sniffedType(sent.body)! } } : sent) }) },
+      { fault: 'takes a WAV file declared audio/mpeg', mutation: () => ({ request: (sent) => (isUpload(sent) && sent.headers['content-type'] === 'audio/mpeg' && sniffedType(sent.body) === 'audio/wav' ? { ...sent, headers: { ...sent.headers, 'content-type': 'audio/wav' } } : sent) }) },
     ],
     'ASSET-DEFAULT-LIFETIME': [
       {

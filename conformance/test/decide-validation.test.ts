@@ -57,6 +57,15 @@ describe('decide-validation checks', () => {
       { fault: 'answers video parts with INVALID_REQUEST', mutation: () => ({ response: (received) => withCode(received, 'UNSUPPORTED_MODALITY', 400, 'INVALID_REQUEST') }) },
       { fault: 'answers video parts with 415', mutation: () => ({ response: (received) => withCode(received, 'UNSUPPORTED_MODALITY', 415, 'UNSUPPORTED_MODALITY') }) },
       { fault: 'skips video parts', mutation: () => onDecideBody((body) => Array.isArray(body.context) && (body.context = body.context.filter((p: any) => p?.type !== 'video'))) },
+      {
+        fault: 'refuses every media part as an unsupported modality',
+        mutation: () => ({
+          answer: (sent) =>
+            isOperation(sent, 'POST', '/v1/decide') && /"type":"(image|document|audio|video)"/.test(sent.body.toString('utf8'))
+              ? { status: 400, headers: { 'content-type': 'application/json', 'x-request-id': 'req_0dd' }, body: Buffer.from('{"error":{"code":"UNSUPPORTED_MODALITY","message":"Media are not supported.","request_id":"req_0dd"}}') }
+              : undefined,
+        }),
+      },
     ],
     'DECIDE-UNKNOWN-PART-TYPE': [
       { fault: 'skips parts of unknown types', mutation: () => onDecideBody((body) => Array.isArray(body.context) && (body.context = body.context.filter((p: any) => ['text', 'image', 'document', 'audio'].includes(p?.type)))) },

@@ -102,6 +102,38 @@ export function mismatchedSample(): MismatchedSample {
 }
 
 /**
+ * Files declared as another member of their own family: a loosely comparing server (one that
+ * checks only that an image is an image) would accept them; the seed requires the declared type
+ * itself to match the content (4.5).
+ */
+export function sameFamilyMismatches(): MismatchedSample[] {
+  const docx: SampleMimeType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  return [
+    { declaredMimeType: 'image/webp', actualMimeType: 'image/png', bytes: pngImage() },
+    { declaredMimeType: 'image/jpeg', actualMimeType: 'image/png', bytes: pngImage() },
+    { declaredMimeType: 'image/png', actualMimeType: 'image/jpeg', bytes: jpegImage() },
+    { declaredMimeType: 'audio/mpeg', actualMimeType: 'audio/wav', bytes: wavSeconds(1) },
+    { declaredMimeType: 'application/pdf', actualMimeType: docx, bytes: sampleFor(docx) },
+  ];
+}
+
+/**
+ * Two valid plain-text files of `totalBytes` bytes, identical in everything but their last
+ * line: a server that hashes only a first part of each file gives both the same sha256.
+ */
+export function textTwinsDifferingAtTheEnd(totalBytes: number): [Uint8Array, Uint8Array] {
+  const ending = (n: number) => textBytes(`Twin number ${n}.\n`);
+  const body = plainTextOfSize(totalBytes - ending(1).length);
+  const twin = (n: number) => {
+    const out = new Uint8Array(totalBytes);
+    out.set(body);
+    out.set(ending(n), body.length);
+    return out;
+  };
+  return [twin(1), twin(2)];
+}
+
+/**
  * The first half of a valid file: it still sniffs as its type but has lost its end. PDF and DOCX
  * readers need the end (cross-reference table, zip central directory); some other formats, WAV
  * for one, still yield a duration from their first half.
