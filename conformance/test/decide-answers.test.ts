@@ -46,12 +46,18 @@ describe('decide-answers checks', () => {
       { fault: 'trims question ids', mutation: () => renameAnswerKeys((key) => key.trim()) },
       { fault: 'NFKC-normalises question ids (ligatures unfold)', mutation: () => renameAnswerKeys((key) => key.normalize('NFKC')) },
       { fault: 'refuses the id "__proto__" and NFC-normalises the others', mutation: () => refusingProto(renameAnswerKeys((key) => key.normalize('NFC'))) },
+      { fault: 'lower-cases question ids', mutation: () => renameAnswerKeys((key) => key.toLowerCase()) },
+      { fault: 'drops trailing spaces of question ids', mutation: () => renameAnswerKeys((key) => key.trimEnd()) },
+      { fault: 'removes zero-width characters from question ids', mutation: () => renameAnswerKeys((key) => key.replace(/\u200B/g, '')) },
     ],
     'DECIDE-OPTION-IDS-EXACT': [
       { fault: 'NFC-normalises option ids', mutation: () => renameOptionKeys((key) => key.normalize('NFC')) },
       { fault: 'folds Cyrillic "а" into Latin "a" in option ids', mutation: () => renameOptionKeys(cyrillicToLatin) },
       { fault: 'loses the option "__proto__" (assigned on a plain object)', mutation: () => onChoiceAnswers((answer) => delete answer.probabilities['__proto__']) },
       { fault: 'refuses the option "__proto__" and folds Cyrillic into Latin in the others', mutation: () => refusingProto(renameOptionKeys(cyrillicToLatin)) },
+      { fault: 'compares option ids case-insensitively (lower-cases them)', mutation: () => renameOptionKeys((key) => key.toLowerCase()) },
+      { fault: 'NFD-normalises option ids', mutation: () => renameOptionKeys((key) => key.normalize('NFD')) },
+      { fault: 'removes zero-width characters from option ids', mutation: () => renameOptionKeys((key) => key.replace(/\u200B/g, '')) },
     ],
     'DECIDE-CHOICE-ANSWER-TYPE': [{ fault: 'tags choice answers "single_choice"', mutation: () => onChoiceAnswers((answer) => (answer.type = 'single_choice')) }],
     'DECIDE-PROBABILITIES-PER-OPTION': [
