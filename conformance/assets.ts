@@ -101,6 +101,60 @@ const oversizeChecks: Array<Omit<Check, 'area'>> = (['image', 'document', 'audio
   };
 });
 
+/**
+ * "10 MB" and "25 MB" read as decimal megabytes or as mebibytes (open point size-units): a file of
+ * exactly the smaller reading is within the limit under both, so it must be stored; a file one byte
+ * over the smaller reading tells which reading a server uses, and is only observed.
+ */
+const sizeUnitChecks: Array<Omit<Check, 'area'>> = (['image', 'document', 'audio'] as const).map((family: SampleFamily) => {
+  const readings = sizeLimitReadings(family);
+  const withinEveryReading = Math.min(readings.decimal, readings.binary);
+  return {
+    id: `ASSET-SIZE-AT-LIMIT-${family.toUpperCase()}`,
+    level: 'MUST',
+    seedSections: ['4.5', '8'],
+    title: `${withArticle(family, 'An', 'A')} file of exactly ${withinEveryReading.toLocaleString('en')} bytes (the limit in decimal MB, within it in MiB too) is stored`,
+    requires: ASSETS,
+    async run(t: CheckContext) {
+      // One byte under the smaller reading, plus the one byte oversizeSample adds: exactly at the limit.
+      const sample = oversizeSample(family, withinEveryReading - 1);
+      const reply = await t.a.upload(sample.bytes, sample.mimeType);
+      if (reply.status === 413) {
+        // A server may apply the 256 KiB body limit to uploads (open point upload-body-limit): then no file this large can be judged.
+        const overBodyLimit = oversizeSample(family, JSON_BODY_LIMIT_BYTES);
+        const small = await t.a.upload(overBodyLimit.bytes, overBodyLimit.mimeType);
+        if (small.status === 413) t.skip(`not verifiable on this target: a ${overBodyLimit.bytes.byteLength}-byte ${overBodyLimit.mimeType} upload is refused too (${statusWithCode(small)}; open point upload-body-limit)`);
+      }
+      expectStatus(reply, 201, `for a ${sample.mimeType} file of ${sample.bytes.byteLength} bytes, within ${family} limit under every reading of MB`);
+      if (reply.json?.size_bytes !== sample.bytes.byteLength) t.fail(`size_bytes ${sample.bytes.byteLength}`, `size_bytes ${JSON.stringify(reply.json?.size_bytes)}`);
+      await t.a.deleteAsset(String(reply.json.id));
+    },
+  };
+});
+
+const sizeUnitObservation: Omit<Check, 'area'> = {
+  id: 'ASSET-SIZE-UNITS',
+  level: 'OBSERVE',
+  seedSections: ['8'],
+  title: 'Whether "10 MB" and "25 MB" are read as decimal megabytes or mebibytes: files one byte over the decimal reading',
+  requires: ASSETS,
+  openPoint: 'size-units',
+  async run(t: CheckContext) {
+    const seen: string[] = [];
+    let asReference = true;
+    for (const family of ['image', 'document', 'audio'] as const) {
+      const readings = sizeLimitReadings(family);
+      const sample = oversizeSample(family, Math.min(readings.decimal, readings.binary));
+      const reply = await t.a.upload(sample.bytes, sample.mimeType);
+      const reading = reply.status === 201 ? 'mebibytes' : reply.status === 413 ? 'decimal megabytes' : 'neither';
+      seen.push(`${family}, ${sample.bytes.byteLength} bytes: ${statusWithCode(reply)} (${reading})`);
+      asReference &&= (reply.status === 201) === sample.bytes.byteLength <= readings.reference;
+      if (reply.status === 201) await t.a.deleteAsset(String(reply.json?.id));
+    }
+    t.observe({ summary: seen.join('; '), matchesReference: asReference });
+  },
+};
+
 const ownReferenceChecks: Array<Omit<Check, 'area'>> = (['image/png', 'application/pdf', 'audio/wav'] as const).map((mimeType) => {
   const partType = partTypeFor(mimeType);
   return {
@@ -248,6 +302,8 @@ export const assetChecks: Check[] = area('assets', [
     },
   },
   ...oversizeChecks,
+  ...sizeUnitChecks,
+  sizeUnitObservation,
   {
     id: 'ASSET-GET-SAME',
     level: 'MUST',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { uploadCheckId } from '../assets.ts';
 import { sha256EncodingOf } from '../../harness/assets-support.ts';
-import { acceptedMimeTypes, pngImage } from '../../harness/samples/media.ts';
+import { acceptedMimeTypes, familyOfType, pngImage, sizeLimitReadings, type SampleMimeType } from '../../harness/samples/media.ts';
 import { isOperation, rewriteJson, rewriteJsonRequest, type Mutation, type ProxiedRequest, type ProxiedResponse } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks, type BrokenServer } from './support/proof.ts';
 
@@ -51,6 +51,20 @@ function sniffedType(body: Buffer): string | undefined {
   if (body.subarray(0, 2).toString('latin1') === 'PK') return 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
   return undefined;
 }
+
+/** The smaller reading of the upload's family limit ("10 MB" as 10,000,000 bytes). */
+const decimalLimitOf = (sent: ProxiedRequest) => {
+  const type = sent.headers['content-type'] as SampleMimeType;
+  return acceptedMimeTypes.includes(type) ? sizeLimitReadings(familyOfType(type)).decimal : Number.POSITIVE_INFINITY;
+};
+
+/** A server that refuses uploads `tooLarge` picks with 413 ASSET_TOO_LARGE. */
+const refusingUploads = (tooLarge: (sent: ProxiedRequest) => boolean): Mutation => ({ answer: (sent) => (isUpload(sent) && tooLarge(sent) ? answerError(413, 'ASSET_TOO_LARGE') : undefined) });
+
+const atLimitProofs: BrokenServer[] = [
+  { fault: 'refuses a file of exactly the limit (< instead of ≤)', mutation: () => refusingUploads((sent) => sent.body.length >= decimalLimitOf(sent)) },
+  { fault: 'measures uploads by their base64 size', mutation: () => refusingUploads((sent) => Math.ceil(sent.body.length / 3) * 4 > decimalLimitOf(sent)) },
+];
 
 /** Rewrites the Asset of a successful upload. */
 const onUploaded = (edit: (asset: any, sent: ProxiedRequest) => unknown): Mutation => ({
@@ -137,6 +151,9 @@ describe('assets checks', () => {
     'ASSET-TOO-LARGE-IMAGE': tooLargeProofs,
     'ASSET-TOO-LARGE-DOCUMENT': tooLargeProofs,
     'ASSET-TOO-LARGE-AUDIO': tooLargeProofs,
+    'ASSET-SIZE-AT-LIMIT-IMAGE': atLimitProofs,
+    'ASSET-SIZE-AT-LIMIT-DOCUMENT': atLimitProofs,
+    'ASSET-SIZE-AT-LIMIT-AUDIO': atLimitProofs,
     'ASSET-GET-SAME': [
       { fault: 'reads back created_at an hour later', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 200 ? rewriteJson(received, (asset) => ({ ...asset, created_at: new Date(Date.parse(asset.created_at) + HOUR_MS).toISOString() })) : received) }) },
       { fault: 'reads back another size_bytes', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 200 ? rewriteJson(received, (asset) => ({ ...asset, size_bytes: asset.size_bytes + 1 })) : received) }) },
