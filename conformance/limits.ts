@@ -293,6 +293,31 @@ export const limitChecks: Check[] = area('limits', [
     },
   },
   {
+    id: 'LIMIT-BODY-BYTES-NOT-CHARACTERS',
+    level: 'MUST',
+    seedSections: ['4.1', '8', '7'],
+    title: "A body of 262,145 bytes of mostly two-byte characters (far fewer than 262,144 characters) is rejected: the limit counts bytes",
+    async run(t) {
+      const text = decideTextOfBytes(BODY_LIMIT_BYTES + 1, TWO_BYTE_CHARACTER);
+      const over = await postDecideText(t.a, text);
+      if (over.status < 400) t.fail(`an error status for a body of ${Buffer.byteLength(text)} bytes (${text.length} characters)`, describeReply(over));
+      expectErrorBody(over);
+    },
+  },
+  {
+    id: 'LIMIT-PART-ID-101-IN-EVERY-UNIT',
+    level: 'MUST',
+    seedSections: ['2.2', '8'],
+    title: 'A part id of 101 multi-byte characters ("é" or "📦"), over 100 in every unit a server may count, is rejected with 400 INVALID_REQUEST',
+    requires: { capabilities: ['multimodal'] },
+    async run(t) {
+      for (const character of [TWO_BYTE_CHARACTER, ASTRAL_CHARACTER]) {
+        const partId = character.repeat(MAX_PART_ID + 1);
+        expectInvalidRequest(await t.a.decide(decideBody([textPart(BILLING_CONTEXT, partId)])), `a part id of ${lengthsOf(partId)}`);
+      }
+    },
+  },
+  {
     id: 'LIMIT-BODY-OVER-STATUS',
     level: 'OBSERVE',
     seedSections: ['4.1', '7', '8'],

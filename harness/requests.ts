@@ -68,14 +68,17 @@ export function choiceWithOptionIdsText(context: string, optionIds: readonly str
 
 /**
  * A valid decide body of exactly `bytes` bytes of UTF-8: one choice question whose `billing`
- * description is padded with ASCII letters (one byte each).
+ * description is padded with `filler` (ASCII by default, one byte a character; a multi-byte
+ * filler makes a body with fewer characters than bytes), topped up with ASCII letters.
  */
-export function decideTextOfBytes(bytes: number): string {
+export function decideTextOfBytes(bytes: number, filler = 'refund '): string {
   const build = (padding: string) =>
     JSON.stringify({ context: 'Which team handles a refund for a double charge?', questions: { topic: { type: 'choice', options: { billing: padding, shipping: 'Delivery and tracking' } } } });
   const missing = bytes - Buffer.byteLength(build(''));
   if (missing < 0) throw new Error(`A decide body cannot be as small as ${bytes} bytes`);
-  const text = build('refund '.repeat(Math.ceil(missing / 7)).slice(0, missing));
+  const fillerBytes = Buffer.byteLength(filler);
+  const repeats = Math.floor(missing / fillerBytes);
+  const text = build(`${filler.repeat(repeats)}${'x'.repeat(missing - repeats * fillerBytes)}`);
   if (Buffer.byteLength(text) !== bytes) throw new Error(`Built ${Buffer.byteLength(text)} bytes instead of ${bytes}`);
   return text;
 }

@@ -92,6 +92,21 @@ describe('limits checks', () => {
     'LIMIT-BODY-KIB-NOT-KB': [
       { fault: 'counts the body limit in kB (256,000 bytes)', mutation: () => refusing((_body, sent) => sent.body.length > 256_000, 'PAYLOAD_TOO_LARGE', 413) },
     ],
+    'LIMIT-BODY-BYTES-NOT-CHARACTERS': [
+      {
+        fault: 'measures the body in characters',
+        mutation: () => ({
+          request: (sent) =>
+            isDecide(sent) && sent.body.length > 262_144 && sent.body.toString('utf8').length <= 262_144
+              ? rewriteJsonRequest(sent, (body) => ((body.questions.topic.options.billing = 'Payments and refunds'), body))
+              : sent,
+        }),
+      },
+    ],
+    'LIMIT-PART-ID-101-IN-EVERY-UNIT': [
+      { fault: 'truncates part ids to 100 UTF-16 units', mutation: () => onDecideBody((body) => partsOf(body).forEach((part) => typeof part.id === 'string' && (part.id = part.id.slice(0, 100)))) },
+      { fault: 'drops non-ASCII characters from part ids before measuring them', mutation: () => onDecideBody((body) => partsOf(body).forEach((part) => typeof part.id === 'string' && (part.id = part.id.replace(/[^\x00-\x7f]/gu, '') || 'id'))) },
+    ],
     'LIMIT-MEDIA-PER-FAMILY': [
       { fault: 'counts every media part against the image limit of 4', mutation: () => refusing((body) => mediaCount(body) > 4, 'TOO_MANY_IMAGES') },
       { fault: 'counts images and documents together against 4', mutation: () => refusing((body) => countOf(body, 'image') + countOf(body, 'document') > 4, 'TOO_MANY_IMAGES') },
