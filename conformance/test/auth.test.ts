@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
-import { isOperation, type Mutation, type ProxiedRequest, type ProxiedResponse } from '../../harness/testing/mutating-proxy.ts';
+import { isOperation, startMutatingProxy, type Mutation, type ProxiedRequest, type ProxiedResponse } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks } from './support/proof.ts';
 import { runOneCheck } from './support/run-check.ts';
 
@@ -129,5 +129,30 @@ describe('auth near misses on the reference server', () => {
     const recorded = JSON.stringify(result).toLowerCase();
     const secret = target.keyA.slice('svc_live_'.length).toLowerCase();
     for (let start = 0; start + 8 <= secret.length; start += 4) expect(recorded).not.toContain(secret.slice(start, start + 8));
+  });
+});
+
+describe('auth checks on a server whose feedback takes another shape (open point feedback-shape)', () => {
+  let target: EmbeddedTarget;
+  let proxy: Awaited<ReturnType<typeof startMutatingProxy>>;
+  beforeAll(async () => {
+    target = await startEmbeddedTarget();
+    // Authenticated feedback in the kit's shape is refused as invalid; authentication itself is as the seed says.
+    proxy = await startMutatingProxy(target.baseUrl, {
+      answer: (sent) =>
+        isOperation(sent, 'POST', '/v1/feedback') && isValid(target, sent.headers.authorization?.replace(/^bearer /i, 'Bearer '))
+          ? { status: 400, headers: { 'content-type': 'application/json', 'x-request-id': 'req_fb0' }, body: Buffer.from('{"error":{"code":"INVALID_REQUEST","message":"Expected {decision_id, ratings}.","request_id":"req_fb0"}}') }
+          : undefined,
+    });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await target.stop();
+  });
+
+  test.each(['AUTH-MISSING-KEY', 'AUTH-KEY-NEAR-MISS', 'AUTH-KEY-OTHER-PLACE', 'AUTH-SCHEME-CASE-INSENSITIVE'])('%s passes, noting why feedback is judged less or not at all', async (id) => {
+    const result = await runOneCheck(id, { baseUrl: proxy.baseUrl, keyA: target.keyA, keyB: target.keyB });
+    expect(result.status, result.message).toBe('pass');
+    expect(result.notes.join('\n')).toContain('feedback-shape');
   });
 });
