@@ -238,7 +238,7 @@ export const assetChecks: Check[] = area('assets', [
     id: 'ASSET-CONTENT-MISMATCH-SAME-FAMILY',
     level: 'MUST',
     seedSections: ['4.5', '7'],
-    title: 'A file declared as another type of its own family (PNG as image/webp or image/jpeg, JPEG as image/png, WAV as audio/mpeg, DOCX as application/pdf) answers 415 UNSUPPORTED_MIME_TYPE',
+    title: 'A file declared as another type of its own family (PNG as webp or jpeg, JPEG or WebP as png, WAV as mpeg, FLAC as ogg, MP3 as wav, DOCX as pdf, PDF as docx) answers 415 UNSUPPORTED_MIME_TYPE',
     requires: ASSETS,
     async run(t) {
       for (const sample of sameFamilyMismatches()) {

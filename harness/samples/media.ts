@@ -112,8 +112,12 @@ export function sameFamilyMismatches(): MismatchedSample[] {
     { declaredMimeType: 'image/webp', actualMimeType: 'image/png', bytes: pngImage() },
     { declaredMimeType: 'image/jpeg', actualMimeType: 'image/png', bytes: pngImage() },
     { declaredMimeType: 'image/png', actualMimeType: 'image/jpeg', bytes: jpegImage() },
+    { declaredMimeType: 'image/png', actualMimeType: 'image/webp', bytes: webpImage() },
     { declaredMimeType: 'audio/mpeg', actualMimeType: 'audio/wav', bytes: wavSeconds(1) },
+    { declaredMimeType: 'audio/ogg', actualMimeType: 'audio/flac', bytes: flacSeconds(1) },
+    { declaredMimeType: 'audio/wav', actualMimeType: 'audio/mpeg', bytes: mp3Seconds(1) },
     { declaredMimeType: 'application/pdf', actualMimeType: docx, bytes: sampleFor(docx) },
+    { declaredMimeType: docx, actualMimeType: 'application/pdf', bytes: pdfWithPages(1) },
   ];
 }
 
