@@ -26,14 +26,15 @@ const authorizationOf = (sent: ProxiedRequest) => sent.headers.authorization ?? 
 const presentedKey = (sent: ProxiedRequest) => authorizationOf(sent).replace(/^Bearer /, '');
 
 /**
- * A server that looks the asset up before authenticating, and authenticates only when it is
- * missing: any credential works on an asset that exists, and unknown ids answer 401 as they should.
+ * A server that looks the resource up before authenticating, and authenticates only when it is
+ * missing (404): any credential works on an asset or a decision that exists, and unknown ones
+ * answer 401 as they should.
  */
-const skipsAuthWhenAssetExists = (target: EmbeddedTarget): Mutation => {
+const skipsAuthWhenFound = (applies: (sent: ProxiedRequest) => boolean) => (target: EmbeddedTarget): Mutation => {
   const unauthenticated = new Set<ProxiedRequest>();
   return {
     request: (sent) => {
-      if (!/^\/v1\/assets\/[^/?]+/.test(sent.path) || isValid(target, sent.headers.authorization)) return sent;
+      if (!applies(sent) || isValid(target, sent.headers.authorization)) return sent;
       const served = withAuthorization(sent, `Bearer ${target.keyA}`);
       unauthenticated.add(served);
       return served;
@@ -41,6 +42,8 @@ const skipsAuthWhenAssetExists = (target: EmbeddedTarget): Mutation => {
     response: (received, sent) => (unauthenticated.has(sent) && received.status === 404 ? unauthorized() : received),
   };
 };
+const skipsAuthWhenAssetExists = skipsAuthWhenFound((sent) => /^\/v1\/assets\/[^/?]+/.test(sent.path));
+const skipsAuthWhenDecisionExists = skipsAuthWhenFound((sent) => isOperation(sent, 'POST', '/v1/feedback'));
 
 describe('auth checks', () => {
   proveChecks('auth', {
@@ -54,6 +57,7 @@ describe('auth checks', () => {
         mutation: () => ({ response: (received, sent) => (isV1(sent) && !sent.headers.authorization && received.status === 401 ? { ...received, status: 403 } : received) }),
       },
       { fault: 'skips authentication on asset routes when the asset exists', mutation: skipsAuthWhenAssetExists },
+      { fault: 'skips authentication on feedback when the decision exists', mutation: skipsAuthWhenDecisionExists },
       {
         fault: 'lets feedback without a key through',
         mutation: (target) => ({ request: (sent) => (isOperation(sent, 'POST', '/v1/feedback') && !sent.headers.authorization ? withAuthorization(sent, `Bearer ${target.keyA}`) : sent) }),
@@ -88,6 +92,7 @@ describe('auth checks', () => {
       { fault: 'ignores characters after a valid key', mutation: accepting((sent, target) => presentedKey(sent).startsWith(target.keyA)) },
       { fault: 'compares keys on all but their last character', mutation: accepting((sent, target) => presentedKey(sent).length === target.keyA.length && presentedKey(sent).slice(0, -1) === target.keyA.slice(0, -1)) },
       { fault: 'skips authentication on asset routes when the asset exists', mutation: skipsAuthWhenAssetExists },
+      { fault: 'skips authentication on feedback when the decision exists', mutation: skipsAuthWhenDecisionExists },
     ],
     'AUTH-KEY-OTHER-PLACE': [
       { fault: 'accepts the key as ?api_key=', mutation: accepting((sent, target) => sent.path.includes(`api_key=${encodeURIComponent(target.keyA)}`)) },
