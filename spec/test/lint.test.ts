@@ -219,6 +219,55 @@ const mutations: Mutation[] = [
       spec.components.schemas.ChoiceAnswer.examples[0].choice = 'shipping';
     },
   },
+  {
+    rule: 'decision-seed-limits-in-schemas',
+    mutation: 'the Questions object loses maxProperties (seed 8: at most 16 questions)',
+    breakSpec: (spec) => {
+      delete spec.components.schemas.Questions.maxProperties;
+    },
+  },
+  {
+    rule: 'decision-seed-limits-in-schemas',
+    mutation: 'AssetId loses its pattern (seed 2.2)',
+    breakSpec: (spec) => {
+      delete spec.components.schemas.AssetId.pattern;
+    },
+  },
+  {
+    rule: 'decision-seed-limits-in-schemas',
+    mutation: 'the text part allows 8,001 characters',
+    breakSpec: (spec) => {
+      spec.components.schemas.TextPart.properties.text.maxLength = 8001;
+    },
+  },
+  {
+    rule: 'decision-seed-limits-in-schemas',
+    mutation: 'x-seed-limits no longer records where the limits apply',
+    breakSpec: (spec) => {
+      delete spec['x-seed-limits'].schema_keywords;
+    },
+  },
+  {
+    rule: 'decision-open-response-schemas',
+    mutation: "the feedback record's answers close again (additionalProperties: false on RecordedAnswerFeedback)",
+    breakSpec: (spec) => {
+      spec.components.schemas.RecordedAnswerFeedback.additionalProperties = false;
+    },
+  },
+  {
+    rule: 'decision-open-response-schemas',
+    mutation: 'Usage, reached from the decide response through two $refs, closes with unevaluatedProperties: false',
+    breakSpec: (spec) => {
+      spec.components.schemas.Usage.unevaluatedProperties = false;
+    },
+  },
+  {
+    rule: 'decision-open-response-schemas',
+    mutation: 'the error object inside the Error body closes',
+    breakSpec: (spec) => {
+      spec.components.schemas.Error.properties.error.additionalProperties = false;
+    },
+  },
 ];
 
 function openPointById(spec: Spec, id: string): Spec {
