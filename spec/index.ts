@@ -11,6 +11,7 @@ export { errorCodes, errorCode } from './error-codes.ts';
 export { requestBodyLimitBytes, defaultAssetLifetimeMs, currentModel, modelAliases, schemaKeywordLimits } from './seed-limits.ts';
 export type { SchemaKeywordLimit } from './seed-limits.ts';
 export type { ErrorCodeInfo } from './error-codes.ts';
+export { contractDocument, relaxOpenPointSchemas, isOpenSuccessResponse } from './contract-form.ts';
 export { schemaValidator, requestBodyValidator, requestBodySchemaName, responseSchemaFor, validateResponseBody } from './validators.ts';
 export type { ValidationMode, ValidationIssue, ValidationResult, Validator, ResponseSchemaChoice } from './validators.ts';
 export type { components, paths, operations as operationTypes } from './types.gen.ts';

@@ -12,7 +12,7 @@ import * as Parsers from '@stoplight/spectral-parsers';
 import { bundleAndLoadRuleset } from '@stoplight/spectral-ruleset-bundler/with-loader';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
-import { openapiDocument, specPath } from '../index.ts';
+import { contractDocument, openapiDocument, specPath } from '../index.ts';
 
 const rulesetPath = fileURLToPath(new URL('../lint/ruleset.mjs', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -337,6 +337,23 @@ describe('the Spectral ruleset (spec/lint/ruleset.mjs)', () => {
   test.each(mutations)('$rule fires when $mutation', async ({ rule, breakSpec }) => {
     const results = await lintSpec(brokenSpec(breakSpec));
     expect(codesOf(results)).toContain(rule);
+  });
+
+  test('the contract form lints clean but for what relaxing the open points implies', async () => {
+    const results = await lintSpec(structuredClone(contractDocument()) as Spec);
+    expect(results.map((r) => `${String(r.code)} ${r.path.join('.')}`).sort()).toEqual([
+      // The fields of a score question are open (score-question-fields): the relaxed schema cannot close.
+      'decision-closed-request-bodies components.schemas.ScoreQuestion',
+      // Only open-point schemas referenced these: the answer union (answer-shapes), the feedback
+      // record (feedback-shape) and the models list (models-shape) accept anything in the contract.
+      'oas3-unused-component components.schemas.AnswerFeedback',
+      'oas3-unused-component components.schemas.ChoiceAnswer',
+      'oas3-unused-component components.schemas.Model',
+      'oas3-unused-component components.schemas.MultiAnswer',
+      'oas3-unused-component components.schemas.NoulAnswer',
+      'oas3-unused-component components.schemas.RecordedAnswerFeedback',
+      'oas3-unused-component components.schemas.ScoreAnswer',
+    ]);
   });
 
   test('spectral:oas alone does not check schema-level examples arrays, which is why decision-schema-examples-valid exists', async () => {

@@ -8,12 +8,14 @@
 // PyYAML itself runs too where `python3 -c 'import yaml'` works (CI installs python3-yaml).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { load as loadWithYamlJs } from 'yaml-js';
 import { specPath } from '../index.ts';
 
-const publishedYamlFiles = [specPath];
+// The spec as written and its generated contract form (npm run spec:json).
+const publishedYamlFiles = [specPath, fileURLToPath(new URL('../openapi.contract.yaml', import.meta.url))];
 
 // The construct PyYAML's pure-Python loader rejected in the spec (seed 2.3 noul example).
 const QUESTION_MARK_IN_FLOW_MAPPING = 'example: { type: noul, instructions: Does the customer ask for a refund? }\n';
