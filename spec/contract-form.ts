@@ -4,7 +4,7 @@
 // response whose status is itself a reference choice answers for any 2xx. The suites judge
 // servers with these relaxed schemas (validators.ts, mode 'contract'); `npm run spec:json`
 // publishes the same document for generic tools (spec/openapi.contract.json and .yaml).
-import { isObject, openapiDocument, type Json, type JsonObject } from './document.ts';
+import { deepFreeze, isObject, openapiDocument, type Json, type JsonObject } from './document.ts';
 
 /** Keywords a relaxed schema keeps: annotations that do not constrain an instance. */
 const ANNOTATIONS = new Set(['title', 'description', 'examples']);
@@ -88,12 +88,4 @@ function anySuccessStatus(responses: JsonObject): JsonObject {
   const open = Object.entries(responses).filter(([status, response]) => isOpenSuccessResponse(status, response));
   if (open.length !== 1 || '2XX' in responses) return responses;
   return Object.fromEntries(Object.entries(responses).map(([status, response]) => [isOpenSuccessResponse(status, response) ? '2XX' : status, response]));
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
