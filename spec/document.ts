@@ -53,7 +53,8 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes a parsed document and everything in it, so importers that share it cannot change it. */
+export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
     for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);

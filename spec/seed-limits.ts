@@ -1,5 +1,5 @@
-// Figures the seed states that no schema keyword can carry (x-seed-limits): the body limit,
-// the default asset lifetime and the model names. Servers and suites read them from here.
+// Figures of the seed recorded in x-seed-limits: those no schema keyword can carry (the body limit,
+// the default asset lifetime, the model names), and where each limit a keyword carries applies.
 import { openapiDocument, type JsonObject } from './document.ts';
 
 const limits = openapiDocument['x-seed-limits'] as JsonObject;
@@ -11,3 +11,18 @@ export const defaultAssetLifetimeMs = (limits.asset_default_lifetime_seconds as 
 /** Seed 2.6: the current model and its aliases. */
 export const currentModel = limits.current_model as string;
 export const modelAliases = limits.model_aliases as readonly string[];
+
+/** A limit a schema keyword carries: the schema it applies to and the keywords with their values. */
+export interface SchemaKeywordLimit {
+  /** Local reference to the schema, e.g. "#/components/schemas/Questions". */
+  schema: string;
+  keywords: JsonObject;
+}
+
+/** Seed 2.1, 2.2, 2.7 and 8: limits carried by schema keywords, by name (questions_per_request, ...). */
+export const schemaKeywordLimits: Readonly<Record<string, SchemaKeywordLimit>> = Object.fromEntries(
+  Object.entries(limits.schema_keywords as JsonObject).map(([name, entry]) => {
+    const { schema, keywords } = entry as JsonObject;
+    return [name, { schema: schema as string, keywords: keywords as JsonObject }];
+  }),
+);

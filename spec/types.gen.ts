@@ -707,6 +707,15 @@ export interface components {
             correct: boolean;
         };
         /**
+         * @description Whether one answer was correct, as recorded (reference shape, open point feedback-shape). Unlike the request's AnswerFeedback it is open, as every response object is (seed 9.3).
+         * @example {
+         *       "correct": true
+         *     }
+         */
+        RecordedAnswerFeedback: {
+            correct: boolean;
+        };
+        /**
          * @description A recorded feedback report (reference shape, open point feedback-shape).
          * @example {
          *       "id": "fb_5d41402abc4b2a76",
@@ -726,7 +735,7 @@ export interface components {
             object: "feedback";
             request_id: components["schemas"]["RequestId"];
             answers: {
-                [key: string]: components["schemas"]["AnswerFeedback"];
+                [key: string]: components["schemas"]["RecordedAnswerFeedback"];
             };
             comment?: string;
             /** Format: date-time */

@@ -5,10 +5,12 @@
 //   server and the Prism mock must meet.
 // - 'contract': what the seed states, and nothing more. Every schema marked `x-open-point`
 //   (a reference choice, not a seed rule) is relaxed to accept anything, keeping only the
-//   `const` tags a discriminator needs to pick a branch. The suites judge servers in this mode.
+//   `const` tags a discriminator needs to pick a branch (contract-form.ts, which also publishes
+//   the relaxed document for generic tools). The suites judge servers in this mode.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { deref, isObject, openapiDocument, type Json, type JsonObject } from './document.ts';
+import { isOpenSuccessResponse, relaxOpenPointSchemas } from './contract-form.ts';
 import { documentedResponse, operation } from './operations.ts';
 
 export type ValidationMode = 'contract' | 'reference';
@@ -35,12 +37,14 @@ const BUNDLE_ID: Record<ValidationMode, string> = {
 
 const componentSchemas = (openapiDocument.components as JsonObject).schemas as JsonObject;
 
-/** Rewrites the spec's component schemas into one self-contained JSON Schema bundle for ajv. */
+/**
+ * Rewrites the spec's component schemas into one self-contained JSON Schema bundle for ajv;
+ * in contract mode, after relaxing every open-point schema (contract-form.ts).
+ */
 function bundleFor(mode: ValidationMode): JsonObject {
   const rewrite = (node: Json): Json => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (!isObject(node)) return node;
-    if (mode === 'contract' && typeof node['x-open-point'] === 'string') return relaxOpenPoint(node);
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_PREFIX)) {
@@ -55,18 +59,7 @@ function bundleFor(mode: ValidationMode): JsonObject {
     }
     return out;
   };
-  return { $id: BUNDLE_ID[mode], $defs: rewrite(componentSchemas) };
-}
-
-/** An open-point schema accepts anything, except that discriminator tags (consts) are kept. */
-function relaxOpenPoint(node: JsonObject): JsonObject {
-  const relaxed: JsonObject = { 'x-open-point': node['x-open-point'] as string };
-  if (!isObject(node.properties)) return relaxed;
-  const tags = Object.entries(node.properties).filter(([, schema]) => isObject(schema) && 'const' in schema);
-  if (tags.length === 0) return relaxed;
-  relaxed.properties = Object.fromEntries(tags.map(([name, schema]) => [name, { const: (schema as JsonObject).const as Json }]));
-  relaxed.required = tags.map(([name]) => name);
-  return relaxed;
+  return { $id: BUNDLE_ID[mode], $defs: rewrite(mode === 'contract' ? relaxOpenPointSchemas(componentSchemas) : componentSchemas) };
 }
 
 function extensionKeywords(node: Json, found = new Set<string>()): Set<string> {
@@ -176,7 +169,7 @@ export function responseSchemaFor(operationId: string, status: number, mode: Val
   if (mode === 'contract' && status >= 200 && status < 300) {
     for (const candidate of operation(operationId).statuses.filter((s) => s >= 200 && s < 300)) {
       const success = documentedResponse(operationId, candidate);
-      if (success && typeof success['x-open-point'] === 'string') {
+      if (success && isOpenSuccessResponse(String(candidate), success)) {
         const name = schemaNameOf((success.content as JsonObject | undefined)?.['application/json']);
         if (name) return { schemaName: name, source: 'open-success-status' };
       }

@@ -24,6 +24,8 @@
 //   decision-open-point-complete           Every open point has id, seed_section, open and x-reference-choice.summary.
 //   decision-bad-request-documented        Seed 4.5, 7: an operation with parameters or a body documents 400.
 //   decision-choice-answer-arithmetic      Seed 2.4, 3: choice examples have confidence = top-1 - top-2 and choice = argmax or null.
+//   decision-seed-limits-in-schemas        Seed 2.1, 2.2, 2.7, 8: every limit in x-seed-limits.schema_keywords is stated by its schema.
+//   decision-open-response-schemas         Seed 2.4, 9.3: no schema reachable from a response closes with additionalProperties/unevaluatedProperties: false.
 //
 // Every rule reads the tables it needs (error codes, open points, seed sections) from the
 // document being linted, never from this file, so the spec stays the single source of truth.
@@ -39,10 +41,12 @@ import hardRuleSectionsCited from './functions/hard-rule-sections-cited.mjs';
 import jsonSchemaDialect from './functions/json-schema-dialect.mjs';
 import openPointComplete from './functions/open-point-complete.mjs';
 import openPointKnown from './functions/open-point-known.mjs';
+import openResponseSchemas from './functions/open-response-schemas.mjs';
 import publicEndpointsUnauthenticated from './functions/public-endpoints-unauthenticated.mjs';
 import requestIdHeader from './functions/request-id-header.mjs';
 import schemaExamplesValid from './functions/schema-examples-valid.mjs';
 import seedSectionKnown from './functions/seed-section-known.mjs';
+import seedLimitsInSchemas from './functions/seed-limits-in-schemas.mjs';
 import seedSectionPresent from './functions/seed-section-present.mjs';
 import snakeCaseProperties from './functions/snake-case-properties.mjs';
 import v1BearerSecurity from './functions/v1-bearer-security.mjs';
@@ -156,6 +160,16 @@ export default {
       'Choice-answer examples have confidence = top-1 minus top-2 probability (within 1e-9) and choice = the most probable option, or null when abstaining (seed 2.4, 3).',
       '$',
       { function: choiceAnswerArithmetic },
+    ),
+    'decision-seed-limits-in-schemas': rule(
+      'Every limit recorded in x-seed-limits.schema_keywords (questions 1..16, parts 1..16, lengths 1..8000, part id <= 100, asset id and request id forms) is stated, with the same value, by the schema it applies to (seed 2.1, 2.2, 2.7, 8).',
+      '$',
+      { function: seedLimitsInSchemas },
+    ),
+    'decision-open-response-schemas': rule(
+      'No schema reachable from a response body, through $refs, sets additionalProperties: false or unevaluatedProperties: false (seed 2.4, 9.3: servers may add response fields).',
+      '$',
+      { function: openResponseSchemas },
     ),
   },
 };

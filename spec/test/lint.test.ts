@@ -12,7 +12,7 @@ import * as Parsers from '@stoplight/spectral-parsers';
 import { bundleAndLoadRuleset } from '@stoplight/spectral-ruleset-bundler/with-loader';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
-import { openapiDocument, specPath } from '../index.ts';
+import { contractDocument, openapiDocument, specPath } from '../index.ts';
 
 const rulesetPath = fileURLToPath(new URL('../lint/ruleset.mjs', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -219,6 +219,55 @@ const mutations: Mutation[] = [
       spec.components.schemas.ChoiceAnswer.examples[0].choice = 'shipping';
     },
   },
+  {
+    rule: 'decision-seed-limits-in-schemas',
+    mutation: 'the Questions object loses maxProperties (seed 8: at most 16 questions)',
+    breakSpec: (spec) => {
+      delete spec.components.schemas.Questions.maxProperties;
+    },
+  },
+  {
+    rule: 'decision-seed-limits-in-schemas',
+    mutation: 'AssetId loses its pattern (seed 2.2)',
+    breakSpec: (spec) => {
+      delete spec.components.schemas.AssetId.pattern;
+    },
+  },
+  {
+    rule: 'decision-seed-limits-in-schemas',
+    mutation: 'the text part allows 8,001 characters',
+    breakSpec: (spec) => {
+      spec.components.schemas.TextPart.properties.text.maxLength = 8001;
+    },
+  },
+  {
+    rule: 'decision-seed-limits-in-schemas',
+    mutation: 'x-seed-limits no longer records where the limits apply',
+    breakSpec: (spec) => {
+      delete spec['x-seed-limits'].schema_keywords;
+    },
+  },
+  {
+    rule: 'decision-open-response-schemas',
+    mutation: "the feedback record's answers close again (additionalProperties: false on RecordedAnswerFeedback)",
+    breakSpec: (spec) => {
+      spec.components.schemas.RecordedAnswerFeedback.additionalProperties = false;
+    },
+  },
+  {
+    rule: 'decision-open-response-schemas',
+    mutation: 'Usage, reached from the decide response through two $refs, closes with unevaluatedProperties: false',
+    breakSpec: (spec) => {
+      spec.components.schemas.Usage.unevaluatedProperties = false;
+    },
+  },
+  {
+    rule: 'decision-open-response-schemas',
+    mutation: 'the error object inside the Error body closes',
+    breakSpec: (spec) => {
+      spec.components.schemas.Error.properties.error.additionalProperties = false;
+    },
+  },
 ];
 
 function openPointById(spec: Spec, id: string): Spec {
@@ -288,6 +337,23 @@ describe('the Spectral ruleset (spec/lint/ruleset.mjs)', () => {
   test.each(mutations)('$rule fires when $mutation', async ({ rule, breakSpec }) => {
     const results = await lintSpec(brokenSpec(breakSpec));
     expect(codesOf(results)).toContain(rule);
+  });
+
+  test('the contract form lints clean but for what relaxing the open points implies', async () => {
+    const results = await lintSpec(structuredClone(contractDocument()) as Spec);
+    expect(results.map((r) => `${String(r.code)} ${r.path.join('.')}`).sort()).toEqual([
+      // The fields of a score question are open (score-question-fields): the relaxed schema cannot close.
+      'decision-closed-request-bodies components.schemas.ScoreQuestion',
+      // Only open-point schemas referenced these: the answer union (answer-shapes), the feedback
+      // record (feedback-shape) and the models list (models-shape) accept anything in the contract.
+      'oas3-unused-component components.schemas.AnswerFeedback',
+      'oas3-unused-component components.schemas.ChoiceAnswer',
+      'oas3-unused-component components.schemas.Model',
+      'oas3-unused-component components.schemas.MultiAnswer',
+      'oas3-unused-component components.schemas.NoulAnswer',
+      'oas3-unused-component components.schemas.RecordedAnswerFeedback',
+      'oas3-unused-component components.schemas.ScoreAnswer',
+    ]);
   });
 
   test('spectral:oas alone does not check schema-level examples arrays, which is why decision-schema-examples-valid exists', async () => {

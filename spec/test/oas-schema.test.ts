@@ -2,7 +2,7 @@
 // Spectral (whose oas3-schema rule uses its own copy of the schema).
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, test } from 'vitest';
-import { openapiDocument } from '../index.ts';
+import { contractDocument, openapiDocument } from '../index.ts';
 
 type Spec = Record<string, any>;
 
@@ -22,6 +22,12 @@ describe('spec/openapi.yaml against the official OpenAPI 3.1 schema', () => {
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     expect(result.version).toBe('3.1');
+  });
+
+  test('its contract form (spec/openapi.contract.json) is a valid OpenAPI 3.1 document too', async () => {
+    const result = await validate(structuredClone(contractDocument()) as Spec);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
   });
 
   const brokenCopies: Array<{ breakage: string; breakSpec: (spec: Spec) => void }> = [

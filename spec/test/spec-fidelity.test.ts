@@ -6,6 +6,7 @@ import {
   defaultAssetLifetimeMs,
   modelAliases,
   requestBodyLimitBytes,
+  schemaKeywordLimits,
   deref,
   errorCodes,
   hardRuleSections,
@@ -116,6 +117,18 @@ test('figures no schema keyword carries are in x-seed-limits (seed 2.5, 2.6, 4.1
   expect(defaultAssetLifetimeMs).toBe(24 * 3600 * 1000);
   expect(currentModel).toBe('svc-one-v1');
   expect(modelAliases).toEqual(['svc-one-v0', 'svc-one-v0.3']);
+});
+
+test('every limit of seed 2.1, 2.2, 2.7 and 8 a schema keyword carries is recorded once in x-seed-limits, with the schema it applies to', () => {
+  expect(schemaKeywordLimits).toEqual({
+    questions_per_request: { schema: '#/components/schemas/Questions', keywords: { minProperties: 1, maxProperties: 16 } },
+    parts_per_context: { schema: '#/components/schemas/ContentParts', keywords: { minItems: 1, maxItems: 16 } },
+    string_context_length: { schema: '#/components/schemas/TextContext', keywords: { minLength: 1, maxLength: 8000 } },
+    text_part_length: { schema: '#/components/schemas/TextPart/properties/text', keywords: { minLength: 1, maxLength: 8000 } },
+    part_id_length: { schema: '#/components/schemas/PartId', keywords: { maxLength: 100 } },
+    asset_id_form: { schema: '#/components/schemas/AssetId', keywords: { pattern: '^asset_[A-Za-z0-9_-]{8,64}$' } },
+    request_id_form: { schema: '#/components/schemas/RequestId', keywords: { minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' } },
+  });
 });
 
 describe('errors (seed 7)', () => {

@@ -3,7 +3,7 @@
 // subschema keywords of JSON Schema 2020-12. A $ref is not followed: the target is visited
 // where it is defined, so each schema is reported once, at its own location.
 import { HTTP_METHODS } from './operations.mjs';
-import { isObject } from './pointer.mjs';
+import { isObject, refToPath, valueAt } from './pointer.mjs';
 
 const SINGLE_SUBSCHEMA = ['items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'contentSchema'];
 const LIST_OF_SUBSCHEMAS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
@@ -86,4 +86,28 @@ function eachEntry(map, path, fn) {
 
 function eachItem(list, path, fn) {
   if (Array.isArray(list)) list.forEach((item, index) => fn(item, [...path, index]));
+}
+
+/**
+ * Visits `schema`, every subschema inside it, and every schema its `$ref`s reach, transitively;
+ * each schema once, reported where it is defined (a component for a $ref target).
+ * @param {any} document the unresolved document
+ * @param {unknown} schema
+ * @param {Array<string | number>} path where `schema` lives
+ * @param {(schema: Record<string, any>, path: Array<string | number>) => void} visit
+ */
+export function walkReachableSchema(document, schema, path, visit) {
+  const followed = new Set();
+  const pending = [{ schema, path }];
+  while (pending.length > 0) {
+    const next = /** @type {{ schema: unknown, path: Array<string | number> }} */ (pending.pop());
+    walkSchema(next.schema, next.path, (node, at) => {
+      visit(node, at);
+      const targetPath = refToPath(node.$ref);
+      if (targetPath === null || followed.has(node.$ref)) return;
+      followed.add(node.$ref);
+      const target = valueAt(document, targetPath);
+      if (isObject(target)) pending.push({ schema: target, path: targetPath });
+    });
+  }
 }
