@@ -30,40 +30,61 @@ function mappingOf(node: SchemaNode): Record<string, string> {
   return Object.fromEntries(Object.entries(discriminator.mapping).map(([value, ref]) => [value, String(ref)]));
 }
 
-/** A stable identity per variant: its discriminator value, else its $ref, else its position. */
-function variantKeys(node: SchemaNode, keyword: string): Array<{ key: string; schema: Json; index: number }> {
+interface Variant {
+  schema: Json;
+  index: number;
+  ref?: string;
+  /** Discriminator values that map to this variant's $ref. */
+  values: string[];
+}
+
+function variantsOf(node: SchemaNode, keyword: string): Variant[] {
   const list = node.schema[keyword];
   if (!Array.isArray(list)) return [];
-  const valueOfRef = new Map(Object.entries(mappingOf(node)).map(([value, ref]) => [ref, value]));
+  const mapping = Object.entries(mappingOf(node));
   return list.map((schema, index) => {
     const ref = isObject(schema) && typeof schema.$ref === 'string' ? schema.$ref : undefined;
-    const value = ref ? valueOfRef.get(ref) : undefined;
-    return { key: value !== undefined ? `value:${value}` : ref ? `ref:${ref}` : `index:${index}`, schema, index };
+    return { schema, index, ...(ref ? { ref } : {}), values: ref ? mapping.filter(([, target]) => target === ref).map(([value]) => value) : [] };
   });
 }
 
+/**
+ * Pairs old and new variants: by $ref first, then by a shared discriminator value (a renamed
+ * component keeps its value), then inline variants by position.
+ */
+function pairVariants(before: Variant[], after: Variant[]): { pairs: Array<[Variant, Variant]>; removed: Variant[]; added: Variant[] } {
+  const free = new Set(after);
+  const pairs: Array<[Variant, Variant]> = [];
+  const take = (old: Variant, match: (candidate: Variant) => boolean): boolean => {
+    const found = [...free].find(match);
+    if (!found) return false;
+    free.delete(found);
+    pairs.push([old, found]);
+    return true;
+  };
+  const unmatched = before.filter((old) => !(old.ref !== undefined && take(old, (c) => c.ref === old.ref)));
+  const stillUnmatched = unmatched.filter((old) => !(old.values.length > 0 && take(old, (c) => c.values.some((value) => old.values.includes(value)))));
+  const removed = stillUnmatched.filter((old) => !(old.ref === undefined && take(old, (c) => c.ref === undefined && c.index === old.index)));
+  return { pairs, removed, added: [...free] };
+}
+
+const labelOf = (variant: Variant) => (variant.ref ? variant.ref.replace(/^#\/components\/schemas\//, '') : `at position ${variant.index}`);
+
 export const compareSchemaComposition: SchemaRuleFamily = (walk, old, next, recurse) => {
   for (const keyword of ['oneOf', 'anyOf', 'allOf'] as const) {
-    const before = variantKeys(old, keyword);
-    const after = variantKeys(next, keyword);
-    const afterByKey = new Map(after.map((entry) => [entry.key, entry]));
-    const beforeKeys = new Set(before.map((entry) => entry.key));
-    const label = (key: string) => key.replace(/^value:/, 'discriminator value ').replace(/^ref:#\/components\/schemas\//, '').replace(/^index:/, 'position ');
-    for (const entry of before) {
-      const match = afterByKey.get(entry.key);
-      const oldAt = { pointer: child(old.pointer, keyword, entry.index) };
-      if (match) {
-        recurse({ node: entry.schema, pointer: oldAt.pointer }, { node: match.schema, pointer: child(next.pointer, keyword, match.index) });
-      } else if (keyword === 'allOf') {
-        reportAt(walk, bySide(walk, RULES.allOfMemberRemoved), oldAt, next, `allOf member ${label(entry.key)} of ${old.pointer} was removed.`);
-      } else {
-        reportAt(walk, bySide(walk, RULES.variantRemoved), oldAt, next, `${keyword} variant ${label(entry.key)} of ${old.pointer} was removed.`);
-      }
+    const { pairs, removed, added } = pairVariants(variantsOf(old, keyword), variantsOf(next, keyword));
+    for (const [was, now] of pairs) {
+      recurse({ node: was.schema, pointer: child(old.pointer, keyword, was.index) }, { node: now.schema, pointer: child(next.pointer, keyword, now.index) });
     }
-    for (const entry of after.filter((candidate) => !beforeKeys.has(candidate.key))) {
-      const newAt = { pointer: child(next.pointer, keyword, entry.index) };
-      if (keyword === 'allOf') reportAt(walk, bySide(walk, RULES.allOfMemberAdded), old, newAt, `allOf member ${label(entry.key)} was added to ${next.pointer}.`);
-      else reportAt(walk, bySide(walk, RULES.variantAdded), old, newAt, `${keyword} variant ${label(entry.key)} was added to ${next.pointer}.`);
+    for (const was of removed) {
+      const oldAt = { pointer: child(old.pointer, keyword, was.index) };
+      if (keyword === 'allOf') reportAt(walk, bySide(walk, RULES.allOfMemberRemoved), oldAt, next, `allOf member ${labelOf(was)} of ${old.pointer} was removed.`);
+      else reportAt(walk, bySide(walk, RULES.variantRemoved), oldAt, next, `${keyword} variant ${labelOf(was)} of ${old.pointer} was removed.`);
+    }
+    for (const now of added) {
+      const newAt = { pointer: child(next.pointer, keyword, now.index) };
+      if (keyword === 'allOf') reportAt(walk, bySide(walk, RULES.allOfMemberAdded), old, newAt, `allOf member ${labelOf(now)} was added to ${next.pointer}.`);
+      else reportAt(walk, bySide(walk, RULES.variantAdded), old, newAt, `${keyword} variant ${labelOf(now)} was added to ${next.pointer}.`);
     }
   }
 

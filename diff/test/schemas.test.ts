@@ -1,0 +1,5 @@
+// Schema rule families (values, constraints, properties, composition) on pairs made from the kit's spec.
+import { runCorpus } from './corpus/run.ts';
+import { schemaCases } from './corpus/schemas.ts';
+
+runCorpus('schema rules', schemaCases);
