@@ -6,7 +6,8 @@ import type { ChangeClass, DocumentPair, Finding } from './model.ts';
 import type { OperationContext } from './operation-context.ts';
 import { child } from './pointer.ts';
 import { compareErrorCodes } from './rules/error-codes.ts';
-import { compareHardRuleSchemas, tagHardRuleSections } from './rules/hard-rules.ts';
+import { compareHardRuleSchemas, tagHardRuleSections, tagOpenPoints } from './rules/hard-rules.ts';
+import { compareMediaLimits } from './rules/media-limits.ts';
 import { compareOpenPoints } from './rules/open-points.ts';
 import { compareOperationBasics, compareSecuritySchemes, RULES as OPERATION_RULES } from './rules/operations.ts';
 import { compareParameters } from './rules/parameters.ts';
@@ -43,10 +44,12 @@ export function diffDocuments(old: JsonObject, next: JsonObject): DiffResult {
   compareSeedLimits(pair, collector);
   compareOpenPoints(pair, collector);
   compareErrorCodes(pair, collector);
+  compareMediaLimits(pair, collector);
   compareHardRuleSchemas(pair, collector, collector.findings());
 
   const findings = collector.findings();
   tagHardRuleSections(pair, findings);
+  tagOpenPoints(pair, findings);
   if (majors.changed) {
     for (const finding of findings.filter((f) => f.class === 'breaking')) {
       finding.downgradedFrom = 'breaking';

@@ -2,6 +2,7 @@
 import type { Rule } from './model.ts';
 import { errorCodeRules } from './rules/error-codes.ts';
 import { hardRuleRules } from './rules/hard-rules.ts';
+import { mediaLimitRules } from './rules/media-limits.ts';
 import { openPointRules } from './rules/open-points.ts';
 import { operationRules } from './rules/operations.ts';
 import { parameterRules } from './rules/parameters.ts';
@@ -27,6 +28,7 @@ export const ruleFamilies: ReadonlyArray<{ family: string; rules: readonly Rule[
   { family: 'seed limits', rules: seedLimitRules },
   { family: 'open points', rules: openPointRules },
   { family: 'error codes', rules: errorCodeRules },
+  { family: 'media limits', rules: mediaLimitRules },
   { family: 'hard rules', rules: hardRuleRules },
   { family: 'versioning', rules: versioningRules },
 ];

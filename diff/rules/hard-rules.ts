@@ -38,6 +38,21 @@ export function tagHardRuleSections(pair: DocumentPair, findings: Finding[]): vo
   }
 }
 
+/**
+ * Tags each finding with the open point its node documents (the nearest x-open-point on the
+ * way to it): the node describes the reference server's choice, where servers may differ. The
+ * class stays: clients of the reference server are still affected.
+ */
+export function tagOpenPoints(pair: DocumentPair, findings: Finding[]): void {
+  for (const finding of findings) {
+    if (finding.openPoint) continue;
+    const cited = [...nodesOnPath(pair.new, finding.newPointer), ...nodesOnPath(pair.old, finding.oldPointer)]
+      .map((node: Json) => (isObject(node) && typeof node['x-open-point'] === 'string' ? node['x-open-point'] : undefined))
+      .filter((id): id is string => id !== undefined);
+    if (cited.length > 0) finding.openPoint = cited.at(-1)!;
+  }
+}
+
 export function compareHardRuleSchemas(pair: DocumentPair, collector: FindingCollector, explained: readonly Finding[]): void {
   const schemasOf = (doc: JsonObject) => {
     const components = isObject(doc.components) ? doc.components : {};

@@ -2,10 +2,11 @@
 import { expect, test } from 'vitest';
 import { diffDocuments } from '../diff.ts';
 import { documentsOf } from './corpus/case.ts';
-import { kitCases } from './corpus/kit.ts';
+import { kitCases, mediaLimitCases } from './corpus/kit.ts';
 import { runCorpus } from './corpus/run.ts';
 
 runCorpus('kit rules', kitCases);
+runCorpus('media limits', mediaLimitCases);
 
 const byName = (fragment: string) => kitCases.find((c) => c.name.includes(fragment))!;
 
@@ -34,4 +35,10 @@ test('a new major version keeps every breaking finding, as info, marked as downg
   expect(removal.operations).toContain('POST /v2/feedback');
   // Paths moved to /v2 are paired with their /v1 originals, not reported as removed.
   expect(result.findings.map((f) => f.ruleId)).not.toContain('path-removed');
+});
+
+test('a change to a node that documents an open point carries its id', () => {
+  const { old, changed } = documentsOf({ name: 'decide success status', change: (doc) => delete doc.paths['/v1/decide'].post.responses['200'], forward: [], reverse: [] });
+  const finding = diffDocuments(old, changed).findings.find((f) => f.ruleId === 'response-status-removed')!;
+  expect(finding).toMatchObject({ class: 'breaking', openPoint: 'decide-success-status' });
 });

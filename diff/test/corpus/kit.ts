@@ -110,3 +110,29 @@ export const kitCases: CorpusCase[] = [
     reverse: ['major-version-inconsistent', 'path-removed', 'path-added'],
   },
 ];
+
+export const mediaLimitCases: CorpusCase[] = [
+  {
+    name: 'media limit lowered (4 images -> 3 per request)',
+    change: (doc) => (doc.components.schemas.ContentParts['x-media-limits'].image.max = 3),
+    forward: ['request-media-limit-decreased'],
+    reverse: ['request-media-limit-increased'],
+  },
+  {
+    name: 'media limit error code changed',
+    change: (doc) => (doc.components.schemas.ContentParts['x-media-limits'].audio.code = 'INVALID_REQUEST'),
+    forward: ['media-limit-code-changed'],
+    reverse: ['media-limit-code-changed'],
+  },
+  {
+    name: 'upload family: file size lowered (image 10 MB -> 5 MB) and a type dropped (audio/ogg)',
+    change: (doc) => {
+      const families = doc.components.schemas.AssetMimeType['x-families'];
+      families.image.max_file = '5 MB';
+      families.audio.types = families.audio.types.filter((t: string) => t !== 'audio/ogg');
+      doc.components.schemas.AssetMimeType.enum = doc.components.schemas.AssetMimeType.enum.filter((t: string) => t !== 'audio/ogg');
+    },
+    forward: ['request-media-limit-decreased', 'upload-type-removed', 'response-enum-value-removed'],
+    reverse: ['request-media-limit-increased', 'upload-type-added', 'response-enum-value-added'],
+  },
+];
