@@ -69,7 +69,7 @@ export function compareHardRuleSchemas(pair: DocumentPair, collector: FindingCol
     const sections = citedHardSections(pair.new, pointer, hard);
     if (sections.length === 0) continue;
     if (explained.some((f) => within(f.oldPointer, pointer) || within(f.newPointer, pointer))) continue;
-    collector.report(RULES.schemaChanged, { oldPointer: pointer, newPointer: pointer, message: `Schema ${name}, which states hard rules of seed section ${sections.join(', ')}, changed (descriptions, examples or extensions).` });
+    collector.report(RULES.schemaChanged, { oldPointer: pointer, newPointer: pointer, message: `Schema ${name}, which states hard rules of seed section ${sections.join(', ')}, changed in a way no other rule classifies (a description, an example, an extension, or a keyword that admits the same values).` });
   }
 
   const sectionsOf = (doc: JsonObject) => new Map((Array.isArray(doc['x-seed-sections']) ? doc['x-seed-sections'] : []).filter(isObject).map((s, index) => [String(s.id), { hard: s.hard_rules === true, index }]));

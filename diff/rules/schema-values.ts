@@ -1,8 +1,9 @@
 // What values a schema admits: its types, null, its enum (or const) and its format.
 // A request that admits fewer values rejects what clients sent before; a response that admits
 // more values sends clients what they were never told to expect.
-import type { Json } from '../../spec/index.ts';
+import { isObject, type Json, type JsonObject } from '../../spec/index.ts';
 import { sided } from '../findings.ts';
+import { follow } from '../pointer.ts';
 import { bySide, reportAt, type SchemaNode, type SchemaRuleFamily } from '../schema-walk.ts';
 
 const RULES = {
@@ -21,11 +22,36 @@ const RULES = {
 
 export const schemaValueRules = Object.values(RULES).flatMap((pair) => [pair.request, pair.response]);
 
-/** The JSON types a schema admits besides null; undefined when `type` is absent (any type). */
-function typesOf(node: SchemaNode): Set<string> | undefined {
-  const type = node.schema.type;
-  if (type === undefined) return undefined;
-  return new Set((Array.isArray(type) ? type : [type]).map(String));
+/**
+ * The JSON types a schema admits; undefined when nothing restricts them. Without `type`, a
+ * oneOf/anyOf whose every variant declares types admits their union, and an allOf member's
+ * types bound the whole: adding `type: object` above object variants narrows nothing.
+ */
+function typesOf(doc: JsonObject, schema: JsonObject, depth = 0): Set<string> | undefined {
+  const type = schema.type;
+  if (type !== undefined) return new Set((Array.isArray(type) ? type : [type]).map(String));
+  if (depth > 8) return undefined;
+  const resolved = (node: Json): JsonObject | undefined => {
+    const { node: target } = follow(doc, { node, pointer: '' });
+    return isObject(target) ? target : undefined;
+  };
+  for (const keyword of ['oneOf', 'anyOf'] as const) {
+    const variants = schema[keyword];
+    if (!Array.isArray(variants) || variants.length === 0) continue;
+    const sets = variants.map((variant) => {
+      const target = resolved(variant);
+      return target ? typesOf(doc, target, depth + 1) : undefined;
+    });
+    if (sets.every((set) => set !== undefined)) return new Set(sets.flatMap((set) => [...set!]));
+  }
+  if (Array.isArray(schema.allOf)) {
+    for (const member of schema.allOf) {
+      const target = resolved(member);
+      const set = target ? typesOf(doc, target, depth + 1) : undefined;
+      if (set) return set;
+    }
+  }
+  return undefined;
 }
 
 function enumOf(node: SchemaNode): Json[] | undefined {
@@ -37,8 +63,8 @@ function enumOf(node: SchemaNode): Json[] | undefined {
 const show = (values: Iterable<unknown>) => [...values].map((value) => JSON.stringify(value)).join(', ');
 
 export const compareSchemaValues: SchemaRuleFamily = (walk, old, next) => {
-  const oldTypes = typesOf(old);
-  const newTypes = typesOf(next);
+  const oldTypes = typesOf(walk.pair.old, old.schema);
+  const newTypes = typesOf(walk.pair.new, next.schema);
   const where = `${next.pointer}`;
 
   if (oldTypes?.has('null') === true && newTypes !== undefined && !newTypes.has('null')) {

@@ -247,3 +247,25 @@ export const schemaCases: CorpusCase[] = [
     reverse: ['response-max-length-increased'],
   },
 ];
+
+/** Changes that look like something but change nothing a client can see. */
+export const noOpCases: CorpusCase[] = [
+  {
+    name: 'no-op: `type: object` above a oneOf of object variants narrows nothing (ContentPart, Question)',
+    change: (doc) => {
+      delete doc.components.schemas.ContentPart.type;
+      delete doc.components.schemas.Question.type;
+    },
+    forward: [],
+    reverse: [],
+  },
+  {
+    name: 'no-op: descriptions and examples of a schema without hard rules',
+    change: (doc) => {
+      doc.components.schemas.Health.description = 'Alive.';
+      doc.components.schemas.Health.examples = [{ status: 'ok' }, { status: 'ok' }];
+    },
+    forward: [],
+    reverse: [],
+  },
+];
