@@ -1,5 +1,6 @@
-// Operation rule families (paths, operations, security, parameters, bodies, responses) on pairs made from the kit's spec.
+// Rule family operations: corpus pairs made from the kit's spec, both directions.
+import { operationRules } from '../rules/operations.ts';
+import { casesFor } from './corpus/all.ts';
 import { runCorpus } from './corpus/run.ts';
-import { operationCases } from './corpus/operations.ts';
 
-runCorpus('operation rules', operationCases);
+runCorpus('operations', casesFor(operationRules));
