@@ -73,3 +73,19 @@ test('--list-rules prints the catalogue from the registry', () => {
   expect(ran.out).toMatch(/response-property-added\s+response\s+non-breaking/);
   expect(JSON.parse(run(['--list-rules', '--json']).out).length).toBeGreaterThan(100);
 });
+
+test('a recursive schema is walked once per side, and an unresolvable $ref exits 2 with the reason', () => {
+  const tree = (maxLength: number, ref = '#/components/schemas/Node') => {
+    const file = join(mkdtempSync(join(tmpdir(), 'decision-diff-')), 'tree.yaml');
+    const node = { type: 'object', properties: { name: { type: 'string', maxLength }, children: { type: 'array', items: { $ref: ref } } } };
+    const body = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } };
+    writeFileSync(file, stringify({ openapi: '3.1.0', info: { title: 't', version: '1.0.0' }, paths: { '/v1/tree': { post: { requestBody: { required: true, ...body }, responses: { '200': { description: 'ok', ...body } } } } }, components: { schemas: { Node: node } } }));
+    return file;
+  };
+  const ran = run([tree(10), tree(5), '--format', 'json']);
+  expect(ran.code).toBe(1);
+  expect(JSON.parse(ran.out).findings.map((f: { ruleId: string }) => f.ruleId).sort()).toEqual(['request-max-length-decreased', 'response-max-length-decreased']);
+  const broken = run([tree(10), tree(10, '#/components/schemas/Nope')]);
+  expect(broken.code).toBe(2);
+  expect(broken.err).toContain('Unresolvable reference #/components/schemas/Nope');
+});
