@@ -2,6 +2,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
+import { diffCommand } from './diff.ts';
+import { replayCommand } from './replay.ts';
 import { listChecks } from './list-checks.ts';
 import { runCommand } from './run.ts';
 
@@ -15,6 +17,8 @@ Commands:
   serve         start the bundled reference server (options: serve --help)
   mock          start the Prism mock served from the spec (options: mock --help)
   lint          lint spec/openapi.yaml with Spectral and the kit's ruleset
+  replay        re-send the requests of an earlier run's results.json and report changed outcomes (replay --help)
+  diff          classify the changes between two versions of the spec: breaking, non-breaking, info (diff --help)
 
 Run "decision-conformance run --help" for the options of a run.`;
 
@@ -53,6 +57,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'list-checks':
       process.stdout.write(`${listChecks(rest.includes('--json') ? 'json' : 'text')}\n`);
       return 0;
+    case 'diff':
+      return diffCommand(rest, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+    case 'replay':
+      return replayCommand(rest, process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
     case 'serve':
       return delegate(['--import', 'tsx', 'reference-impl/serve.ts', ...rest]);
     case 'mock':

@@ -1,0 +1,83 @@
+// decision-conformance replay: re-sends the requests of an earlier run and reports every
+// exchange whose outcome changed.
+import { parseArgs } from 'node:util';
+import { formatReplay } from '../replay/format.ts';
+import { readRecordedExchanges, UnreadableResults } from '../replay/recorded.ts';
+import { replay } from '../replay/replay.ts';
+import type { CommandIo } from './diff.ts';
+import { startEmbeddedTarget } from './embedded-target.ts';
+
+export const REPLAY_USAGE = `Usage: decision-conformance replay --results OLD_RUN/results.json [--base-url URL] [options]
+
+Re-sends the requests of an earlier run and reports every exchange whose outcome changed:
+the status, the error code, a top-level response field, or an answer id (or a field of an
+answer) that the old response had. New fields are not a change (seed 9.3).
+
+  --results FILE        results.json of the earlier run (required)
+  --base-url URL        the server to replay against (default: the bundled reference server)
+  --api-key KEY         key of project A (or env DECISION_API_KEY); recorded keys are redacted, never reused
+  --api-key-b KEY       key of project B (or env DECISION_API_KEY_B), tried when key A changes the outcome
+  --timeout-ms N        timeout of every request (default 30000)
+  --format text|json    output (default text)
+
+Requests whose body was recorded as an excerpt or as "<N bytes>", and requests that refer to an
+id made by such a request, cannot be replayed faithfully: they are skipped, counted by reason.
+
+Exit status: 0 no outcome changed; 1 an outcome changed; 2 usage error, unreadable results or unreachable server.`;
+
+export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: CommandIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: { results: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'api-key-b': { type: 'string' }, 'timeout-ms': { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean' } },
+    }));
+  } catch (error) {
+    io.err(`decision-conformance replay: ${(error as Error).message}\nSee "decision-conformance replay --help".\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.out(`${REPLAY_USAGE}\n`);
+    return 0;
+  }
+  const usage = (message: string) => {
+    io.err(`decision-conformance replay: ${message}\nSee "decision-conformance replay --help".\n`);
+    return 2;
+  };
+  if (!values.results) return usage('--results FILE is required');
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json') return usage(`--format must be text or json; got "${format}"`);
+  const timeoutMs = Number(values['timeout-ms'] ?? 30_000);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return usage(`--timeout-ms must be a positive whole number; got "${values['timeout-ms']}"`);
+  const baseUrl = values['base-url']?.replace(/\/+$/, '');
+  if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) return usage(`--base-url must be an http(s) URL; got "${baseUrl}"`);
+  const keyA = values['api-key'] ?? env.DECISION_API_KEY;
+  const keyB = values['api-key-b'] ?? env.DECISION_API_KEY_B;
+  if (baseUrl !== undefined && !keyA) return usage('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
+
+  let exchanges;
+  try {
+    exchanges = readRecordedExchanges(values.results);
+  } catch (error) {
+    if (!(error instanceof UnreadableResults)) throw error;
+    io.err(`decision-conformance replay: ${error.message}\n`);
+    return 2;
+  }
+
+  const embedded = baseUrl === undefined ? await startEmbeddedTarget() : undefined;
+  try {
+    const target = embedded ? { baseUrl: embedded.baseUrl, keyA: embedded.keyA, keyB: embedded.keyB } : { baseUrl: baseUrl!, keyA: keyA!, ...(keyB ? { keyB } : {}) };
+    const report = await replay(exchanges, { ...target, timeoutMs });
+    // Nothing answered at all: the server is unreachable, not changed.
+    const unreachable = report.counts.replayed > 0 && report.verdicts.every((v) => v.kind !== 'same' && (v.kind !== 'changed' || v.status === undefined));
+    if (unreachable) {
+      io.err(`decision-conformance replay: ${target.baseUrl} answered none of the ${report.counts.replayed} requests; check that the server is running and the URL is right\n`);
+      return 2;
+    }
+    io.out(`${formatReplay(report, format)}\n`);
+    return report.counts.changed > 0 ? 1 : 0;
+  } finally {
+    await embedded?.stop();
+  }
+}

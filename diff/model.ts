@@ -1,0 +1,48 @@
+// What the diff produces: findings, each the verdict of one rule on one change.
+import type { JsonObject } from '../spec/index.ts';
+
+/** breaking: existing clients may fail; non-breaking: they keep working; info: worth a reviewer's look. */
+export type ChangeClass = 'breaking' | 'non-breaking' | 'info';
+
+/**
+ * Which side of the wire a rule judges. A narrowed constraint breaks callers on the request
+ * side and is harmless on the response side, and the reverse for widening; document rules
+ * judge the description as a whole (paths, security, the kit's own extensions); both: a
+ * schema rule with the same verdict on either side.
+ */
+export type Direction = 'request' | 'response' | 'both' | 'document';
+
+export interface Rule {
+  /** Stable id, never reused for another meaning. */
+  id: string;
+  direction: Direction;
+  class: ChangeClass;
+  /** What the rule detects, in one line. */
+  description: string;
+}
+
+export interface Finding {
+  ruleId: string;
+  class: ChangeClass;
+  direction: Direction;
+  /** JSON pointer of the changed node in the old document (its nearest existing parent when the node is new). */
+  oldPointer: string;
+  /** JSON pointer of the changed node in the new document (its nearest existing parent when the node is gone). */
+  newPointer: string;
+  /** "POST /v1/decide" for each operation the change reaches; empty for document-wide changes. */
+  operations: string[];
+  /** One sentence a reviewer understands. */
+  message: string;
+  /** For changes to an open point: its id (servers may differ there). */
+  openPoint?: string;
+  /** Hard-rule seed sections the changed node cites, e.g. "2.2 Content part". */
+  hardRuleSections?: string[];
+  /** Set when a new major version turned a breaking finding into info (seed 9.2). */
+  downgradedFrom?: ChangeClass;
+}
+
+/** The two documents being compared. */
+export interface DocumentPair {
+  old: JsonObject;
+  new: JsonObject;
+}

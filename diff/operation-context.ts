@@ -1,0 +1,25 @@
+// One operation present in both documents, and how rule families walk the schemas it carries.
+import type { Json, JsonObject } from '../spec/index.ts';
+import type { FindingCollector } from './findings.ts';
+import type { DocumentPair } from './model.ts';
+import type { Located } from './pointer.ts';
+import type { Side } from './schema-walk.ts';
+
+export interface OperationSide {
+  operation: JsonObject;
+  pointer: string;
+  /** Parameters declared on the path item, shared by its operations. */
+  pathParameters: Json[];
+  pathParametersPointer: string;
+}
+
+export interface OperationContext {
+  pair: DocumentPair;
+  /** "POST /v1/decide", with the new document's path. */
+  label: string;
+  old: OperationSide;
+  new: OperationSide;
+  collector: FindingCollector;
+  /** Walks a pair of schemas on one side of the wire for this operation. */
+  walkSchemas(side: Side, old: Located, next: Located): void;
+}

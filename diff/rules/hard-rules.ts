@@ -1,0 +1,89 @@
+// Hard-rule seed sections (x-seed-sections with hard_rules: true) and the nodes that cite them
+// (x-seed-section). Every finding is tagged with the hard-rule sections its node cites, and a
+// change to a schema of such a section that no other rule explains is called out by name.
+import { isObject, type Json, type JsonObject } from '../../spec/index.ts';
+import { rule, type FindingCollector } from '../findings.ts';
+import type { DocumentPair, Finding, Rule } from '../model.ts';
+import { child, nodesOnPath } from '../pointer.ts';
+import { canonical } from '../schema-walk.ts';
+
+const RULES = {
+  schemaChanged: rule('hard-rule-schema-changed', 'document', 'info', 'a schema citing a hard-rule seed section changed in a way no other rule classifies (descriptions, examples, extensions)'),
+  sectionChanged: rule('hard-rule-section-changed', 'document', 'info', 'a seed section gained or lost hard_rules, or was added or removed'),
+};
+
+export const hardRuleRules: Rule[] = Object.values(RULES);
+
+function hardSectionsOf(doc: JsonObject): Map<string, string> {
+  const list = Array.isArray(doc['x-seed-sections']) ? doc['x-seed-sections'] : [];
+  return new Map(list.filter(isObject).filter((s) => s.hard_rules === true).map((s) => [String(s.id), `${String(s.id)} ${String(s.title)}`]));
+}
+
+/** The hard-rule sections cited by the deepest node on the way to `pointer` that cites any. */
+function citedHardSections(doc: JsonObject, pointer: string, hard: Map<string, string>): string[] {
+  const cited = nodesOnPath(doc, pointer)
+    .map((node: Json) => (isObject(node) && Array.isArray(node['x-seed-section']) ? node['x-seed-section'].map(String) : undefined))
+    .filter((list): list is string[] => list !== undefined)
+    .at(-1);
+  return (cited ?? []).filter((id) => hard.has(id)).map((id) => hard.get(id)!);
+}
+
+/** Tags each finding with the hard-rule sections its node cites in the new document (or the old one, for removals). */
+export function tagHardRuleSections(pair: DocumentPair, findings: Finding[]): void {
+  const newHard = hardSectionsOf(pair.new);
+  const oldHard = hardSectionsOf(pair.old);
+  for (const finding of findings) {
+    const sections = new Set([...citedHardSections(pair.new, finding.newPointer, newHard), ...citedHardSections(pair.old, finding.oldPointer, oldHard)]);
+    if (sections.size > 0) finding.hardRuleSections = [...sections];
+  }
+}
+
+/**
+ * Tags each finding with the open point its node documents (the nearest x-open-point on the
+ * way to it): the node describes the reference server's choice, where servers may differ. The
+ * class stays: clients of the reference server are still affected.
+ */
+export function tagOpenPoints(pair: DocumentPair, findings: Finding[]): void {
+  for (const finding of findings) {
+    if (finding.openPoint) continue;
+    const cited = [...nodesOnPath(pair.new, finding.newPointer), ...nodesOnPath(pair.old, finding.oldPointer)]
+      .map((node: Json) => (isObject(node) && typeof node['x-open-point'] === 'string' ? node['x-open-point'] : undefined))
+      .filter((id): id is string => id !== undefined);
+    if (cited.length > 0) finding.openPoint = cited.at(-1)!;
+  }
+}
+
+export function compareHardRuleSchemas(pair: DocumentPair, collector: FindingCollector, explained: readonly Finding[]): void {
+  const schemasOf = (doc: JsonObject) => {
+    const components = isObject(doc.components) ? doc.components : {};
+    return isObject(components.schemas) ? components.schemas : {};
+  };
+  const before = schemasOf(pair.old);
+  const after = schemasOf(pair.new);
+  const hard = hardSectionsOf(pair.new);
+  const within = (pointer: string, root: string) => pointer === root || pointer.startsWith(`${root}/`);
+  for (const [name, schema] of Object.entries(before)) {
+    const now = after[name];
+    if (now === undefined || canonical(schema) === canonical(now)) continue;
+    const pointer = child('/components/schemas', name);
+    const sections = citedHardSections(pair.new, pointer, hard);
+    if (sections.length === 0) continue;
+    if (explained.some((f) => within(f.oldPointer, pointer) || within(f.newPointer, pointer))) continue;
+    collector.report(RULES.schemaChanged, { oldPointer: pointer, newPointer: pointer, message: `Schema ${name}, which states hard rules of seed section ${sections.join(', ')}, changed in a way no other rule classifies (a description, an example, an extension, or a keyword that admits the same values).` });
+  }
+
+  const sectionsOf = (doc: JsonObject) => new Map((Array.isArray(doc['x-seed-sections']) ? doc['x-seed-sections'] : []).filter(isObject).map((s, index) => [String(s.id), { hard: s.hard_rules === true, index }]));
+  const oldSections = sectionsOf(pair.old);
+  const newSections = sectionsOf(pair.new);
+  for (const id of new Set([...oldSections.keys(), ...newSections.keys()])) {
+    const was = oldSections.get(id);
+    const now = newSections.get(id);
+    if (was?.hard === now?.hard && was && now) continue;
+    const describe = (s: { hard: boolean } | undefined) => (s === undefined ? 'absent' : s.hard ? 'hard rules' : 'no hard rules');
+    collector.report(RULES.sectionChanged, {
+      oldPointer: was ? child('/x-seed-sections', was.index) : '/x-seed-sections',
+      newPointer: now ? child('/x-seed-sections', now.index) : '/x-seed-sections',
+      message: `Seed section ${id} went from ${describe(was)} to ${describe(now)}.`,
+    });
+  }
+}

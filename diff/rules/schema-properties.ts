@@ -1,0 +1,70 @@
+// The properties of an object: which exist, which are required, and whether unknown ones are
+// accepted. Clients ignore response fields they do not know (seed 9.3), so a new response
+// property is harmless; a request property that becomes required is not.
+import { isObject, type Json } from '../../spec/index.ts';
+import { sided } from '../findings.ts';
+import type { Rule } from '../model.ts';
+import { child } from '../pointer.ts';
+import { bySide, reportAt, type SchemaNode, type SchemaRuleFamily } from '../schema-walk.ts';
+
+const RULES = {
+  removed: sided('property-removed', 'a property was removed', 'breaking', 'breaking'),
+  addedRequired: sided('property-added-required', 'a new property is required', 'breaking', 'non-breaking'),
+  addedOptional: sided('property-added', 'a new optional property was added', 'non-breaking', 'non-breaking'),
+  becameRequired: sided('property-became-required', 'an existing property became required', 'breaking', 'non-breaking'),
+  becameOptional: sided('property-became-optional', 'a required property became optional', 'non-breaking', 'breaking'),
+  closed: sided('additional-properties-closed', 'unknown properties are no longer accepted', 'breaking', 'non-breaking'),
+  opened: sided('additional-properties-opened', 'unknown properties are now accepted', 'non-breaking', 'non-breaking'),
+};
+
+export const schemaPropertyRules: Rule[] = Object.values(RULES).flatMap((pair) => [pair.request, pair.response]);
+
+const propertiesOf = (node: SchemaNode) => (isObject(node.schema.properties) ? node.schema.properties : {});
+const requiredOf = (node: SchemaNode) => new Set(Array.isArray(node.schema.required) ? node.schema.required.map(String) : []);
+
+/** False when the keyword closes the object; a schema or absence leaves it open. */
+const isClosed = (value: Json | undefined) => value === false;
+
+export const compareSchemaProperties: SchemaRuleFamily = (walk, old, next, recurse) => {
+  const oldProps = propertiesOf(old);
+  const newProps = propertiesOf(next);
+  const oldRequired = requiredOf(old);
+  const newRequired = requiredOf(next);
+  const names = new Set([...Object.keys(oldProps), ...Object.keys(newProps), ...oldRequired, ...newRequired]);
+
+  for (const name of names) {
+    const inOld = name in oldProps || oldRequired.has(name);
+    const inNew = name in newProps || newRequired.has(name);
+    const oldAt = { pointer: name in oldProps ? child(old.pointer, 'properties', name) : old.pointer };
+    const newAt = { pointer: name in newProps ? child(next.pointer, 'properties', name) : next.pointer };
+    if (inOld && !inNew) {
+      reportAt(walk, bySide(walk, RULES.removed), oldAt, newAt, `Property "${name}" of ${old.pointer} was removed.`);
+      continue;
+    }
+    if (!inOld && inNew) {
+      const required = newRequired.has(name);
+      reportAt(walk, bySide(walk, required ? RULES.addedRequired : RULES.addedOptional), oldAt, newAt, `${required ? 'Required' : 'Optional'} property "${name}" was added to ${next.pointer}.`);
+    } else if (!oldRequired.has(name) && newRequired.has(name)) {
+      reportAt(walk, bySide(walk, RULES.becameRequired), oldAt, newAt, `Property "${name}" of ${next.pointer} became required.`);
+    } else if (oldRequired.has(name) && !newRequired.has(name)) {
+      reportAt(walk, bySide(walk, RULES.becameOptional), oldAt, newAt, `Property "${name}" of ${next.pointer} became optional.`);
+    }
+    if (name in oldProps && name in newProps) {
+      recurse({ node: oldProps[name] as Json, pointer: oldAt.pointer }, { node: newProps[name] as Json, pointer: newAt.pointer });
+    }
+  }
+
+  for (const keyword of ['additionalProperties', 'unevaluatedProperties'] as const) {
+    const before = old.schema[keyword];
+    const after = next.schema[keyword];
+    const at = (node: SchemaNode) => ({ pointer: keyword in node.schema ? child(node.pointer, keyword) : node.pointer });
+    if (!isClosed(before) && isClosed(after)) {
+      reportAt(walk, bySide(walk, RULES.closed), at(old), at(next), `${next.pointer} no longer accepts unknown properties (${keyword}: false).`);
+    } else if (isClosed(before) && !isClosed(after)) {
+      reportAt(walk, bySide(walk, RULES.opened), at(old), at(next), `${next.pointer} now accepts unknown properties (${keyword} no longer false).`);
+    } else if (before !== undefined && after !== undefined && !isClosed(before)) {
+      // Both are schemas (a map's values): walk them like any other subschema.
+      recurse({ node: before, pointer: child(old.pointer, keyword) }, { node: after, pointer: child(next.pointer, keyword) });
+    }
+  }
+};

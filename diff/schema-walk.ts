@@ -1,0 +1,66 @@
+// Walks an old and a new schema side by side, the way a value crosses the wire: on the request
+// side the client writes it and the server must still accept it; on the response side the
+// server writes it and the client must still understand it. Every use of a shared component
+// is walked with the direction of that use, so a change to a component that both a request
+// and a response use is judged on each side separately.
+import { isObject, type Json, type JsonObject } from '../spec/index.ts';
+import type { FindingCollector, Reported } from './findings.ts';
+import type { DocumentPair, Rule } from './model.ts';
+import { follow, type Located } from './pointer.ts';
+
+export type Side = 'request' | 'response';
+
+export interface SchemaWalk {
+  pair: DocumentPair;
+  side: Side;
+  /** "POST /v1/decide": the operation whose request or response is walked. */
+  operation: string;
+  collector: FindingCollector;
+  /** Pairs already walked for this operation and side (schemas may be recursive). */
+  visited: Set<string>;
+}
+
+/** A rule family judging one pair of schema nodes; `recurse` walks a pair of subschemas. */
+export type SchemaRuleFamily = (walk: SchemaWalk, old: SchemaNode, next: SchemaNode, recurse: Recurse) => void;
+export type Recurse = (old: Located, next: Located) => void;
+
+export interface SchemaNode {
+  schema: JsonObject;
+  pointer: string;
+}
+
+/** Reports a finding at a pair of schema nodes for the walk's operation. */
+export function reportAt(walk: SchemaWalk, rule: Rule, old: Pick<SchemaNode, 'pointer'>, next: Pick<SchemaNode, 'pointer'>, message: string, extra: Partial<Reported> = {}): void {
+  walk.collector.report(rule, { oldPointer: old.pointer, newPointer: next.pointer, operation: walk.operation, message, ...extra });
+}
+
+/** The rule of a side: families define each rule once per side and pick by the walk's side. */
+export function bySide(walk: SchemaWalk, rules: Record<Side, Rule>): Rule {
+  return rules[walk.side];
+}
+
+export function compareSchemas(walk: SchemaWalk, families: readonly SchemaRuleFamily[], old: Located, next: Located): void {
+  const oldNode = follow(walk.pair.old, old);
+  const newNode = follow(walk.pair.new, next);
+  const key = `${oldNode.pointer}\u0000${newNode.pointer}`;
+  if (walk.visited.has(key)) return;
+  walk.visited.add(key);
+  const oldSchema = asSchema(oldNode.node);
+  const newSchema = asSchema(newNode.node);
+  const recurse: Recurse = (o, n) => compareSchemas(walk, families, o, n);
+  for (const family of families) family(walk, { schema: oldSchema, pointer: oldNode.pointer }, { schema: newSchema, pointer: newNode.pointer }, recurse);
+}
+
+/** Boolean schemas (2020-12) as objects: true accepts anything, false nothing. */
+function asSchema(node: Json): JsonObject {
+  if (node === true || node === undefined) return {};
+  if (node === false) return { not: {} };
+  return isObject(node) ? node : {};
+}
+
+/** Canonical JSON, keys sorted, for comparing two subtrees by content. */
+export function canonical(node: Json | undefined): string {
+  if (Array.isArray(node)) return `[${node.map(canonical).join(',')}]`;
+  if (isObject(node)) return `{${Object.keys(node).sort().map((key) => `${JSON.stringify(key)}:${canonical(node[key])}`).join(',')}}`;
+  return JSON.stringify(node ?? null);
+}

@@ -1,0 +1,6 @@
+// Rule family open points: corpus pairs made from the kit's spec, both directions.
+import { openPointRules } from '../rules/open-points.ts';
+import { casesFor } from './corpus/all.ts';
+import { runCorpus } from './corpus/run.ts';
+
+runCorpus('open points', casesFor(openPointRules));

@@ -1,0 +1,6 @@
+// Rule family schema values: corpus pairs made from the kit's spec, both directions.
+import { schemaValueRules } from '../rules/schema-values.ts';
+import { casesFor } from './corpus/all.ts';
+import { runCorpus } from './corpus/run.ts';
+
+runCorpus('schema values', casesFor(schemaValueRules));

@@ -1,0 +1,47 @@
+// The exchanges of an earlier run, read from its results.json (reports/results.schema.json).
+import { readFileSync } from 'node:fs';
+import { isObject } from '../spec/index.ts';
+
+export interface RecordedExchange {
+  /** Position in the run, 1-based, in the order the exchanges were made. */
+  index: number;
+  checkId: string;
+  checkStatus: string;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string };
+  transportError?: string;
+}
+
+export class UnreadableResults extends Error {
+  override name = 'UnreadableResults';
+}
+
+export function readRecordedExchanges(file: string): RecordedExchange[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UnreadableResults(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (!isObject(parsed) || parsed.schema_version !== 1 || !Array.isArray(parsed.checks)) {
+    throw new UnreadableResults(`${file} is not a results.json of the kit (schema_version 1 with checks)`);
+  }
+  const exchanges: RecordedExchange[] = [];
+  for (const check of parsed.checks) {
+    if (!isObject(check) || !Array.isArray(check.evidence)) continue;
+    for (const evidence of check.evidence) {
+      if (!isObject(evidence) || !isObject(evidence.request)) continue;
+      const request = evidence.request as unknown as RecordedExchange['request'];
+      const response = isObject(evidence.response) ? (evidence.response as unknown as RecordedExchange['response']) : undefined;
+      exchanges.push({
+        index: exchanges.length + 1,
+        checkId: String(check.id),
+        checkStatus: String(check.status),
+        request,
+        ...(response ? { response } : {}),
+        ...(typeof evidence.transport_error === 'string' ? { transportError: evidence.transport_error } : {}),
+      });
+    }
+  }
+  return exchanges;
+}
