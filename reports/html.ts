@@ -8,6 +8,7 @@ import { formatDuration, formatMs, plural, shortSha, verdictHeadline } from './f
 import { REPORT_SCRIPT } from './html-script.ts';
 import { REPORT_STYLE } from './html-style.ts';
 import { latencyChart } from './latency-chart.ts';
+import { hasMeaningfulP99, P99_MIN_RESPONSES } from './latency.ts';
 import { checksByArea, summarize, verdictOf, type CheckReport, type EvidenceReport, type RunReport, type RunSummary } from './run-report.ts';
 
 const STATUS_LABEL: Record<CheckReport['status'], string> = { pass: 'pass', fail: 'fail', skip: 'skipped', observed: 'observed' };
@@ -224,7 +225,7 @@ function latencySection(report: RunReport): string {
 <table>
 <thead><tr><th>Operation</th><th class="num">Responses</th><th class="num">p50</th><th class="num">p90</th><th class="num">p99</th><th class="num">max</th></tr></thead>
 <tbody>
-${operations.map(([operationId, stats]) => `<tr><td><code>${html(operationId)}</code></td><td class="num">${stats.count}</td><td class="num">${html(formatMs(stats.p50_ms))}</td><td class="num">${html(formatMs(stats.p90_ms))}</td><td class="num">${html(formatMs(stats.p99_ms))}</td><td class="num">${html(formatMs(stats.max_ms))}</td></tr>`).join('\n')}
+${operations.map(([operationId, stats]) => `<tr><td><code>${html(operationId)}</code></td><td class="num">${stats.count}</td><td class="num">${html(formatMs(stats.p50_ms))}</td><td class="num">${html(formatMs(stats.p90_ms))}</td><td class="num">${hasMeaningfulP99(stats) ? html(formatMs(stats.p99_ms)) : `<span class="muted" title="fewer than ${P99_MIN_RESPONSES} responses: the p99 would be the max">–</span>`}</td><td class="num">${html(formatMs(stats.max_ms))}</td></tr>`).join('\n')}
 </tbody>
 </table>`;
   return `<section id="latency">
