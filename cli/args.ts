@@ -134,10 +134,10 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
   const keyA = values['api-key'] ?? env.DECISION_API_KEY;
   const keyB = values['api-key-b'] ?? env.DECISION_API_KEY_B;
   if (baseUrl !== undefined && !keyA) throw new UsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
-  if (baseUrl === undefined && (keyA || keyB)) throw new UsageError('keys are only for --base-url; the bundled reference server makes its own');
 
   const expiryKey = values['expiry-api-key'] ?? env.DECISION_EXPIRY_API_KEY;
   const expiryTtl = values['expiry-ttl-seconds'] ?? env.DECISION_EXPIRY_TTL_SECONDS;
+  if (baseUrl === undefined && (keyA || keyB || expiryKey)) throw new UsageError('keys are only for --base-url; the bundled reference server makes its own');
   if (Boolean(expiryKey) !== Boolean(expiryTtl)) throw new UsageError('--expiry-api-key and --expiry-ttl-seconds go together');
 
   const capabilities = values.capabilities === undefined ? [...ALL_CAPABILITIES] : list(values.capabilities);
