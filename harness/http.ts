@@ -32,7 +32,7 @@ export interface Reply {
 }
 
 export interface Exchange {
-  request: { method: string; url: string; headers: Record<string, string>; body?: string; bodyBytes: number; bodyFile?: string };
+  request: { method: string; url: string; headers: Record<string, string>; body?: string; bodyBytes: number };
   response?: { status: number; headers: Record<string, string>; body: string; bodyBytes: number };
   /** What went wrong on the wire, when there is no response. */
   transportError?: string;
@@ -190,7 +190,6 @@ export function createHttp(options: HttpOptions): Http {
         headers: redactDeep(headers, options.secrets),
         ...(bodyText !== undefined ? { body: redactText(excerpt(bodyText), options.secrets) } : {}),
         bodyBytes: body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
-        ...(bodyFile ? { bodyFile } : {}),
       },
       durationMs: 0,
       curl: redactText(curlFor(sent.method, url, headers, body, { ...(keyVariable !== undefined ? { keyVariable } : {}), ...(bodyFile ? { bodyFile } : {}) }), options.secrets),

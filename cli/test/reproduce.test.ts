@@ -18,7 +18,7 @@ import { runCommand } from '../run.ts';
 const run = promisify(execFile);
 
 interface RecordedExchange {
-  request: { method: string; url: string; body?: string; bodyFile?: string };
+  request: { method: string; url: string; body?: string };
   response?: { status: number };
   curl: string;
 }
@@ -37,7 +37,7 @@ const SAMPLE_CHECKS = [
 ];
 
 /** Splits a POSIX shell command line into words: '…' literal, "…" with $NAME expanded, bare words with $NAME expanded. */
-export function shellWords(line: string, env: Record<string, string>): string[] {
+function shellWords(line: string, env: Record<string, string>): string[] {
   const words: string[] = [];
   let word: string | undefined;
   const expand = (text: string) => text.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => env[name] ?? '');
