@@ -41,8 +41,8 @@ Target (without --base-url, the bundled reference server is started and tested):
 
 Selection:
   --suite LIST                suites to run: ${SUITES.join(',')} (default: conformance)
-  --only IDS                  run only these check ids (comma-separated)
-  --skip IDS                  report these check ids as skipped
+  --only IDS                  run only these check ids (comma-separated; ids of the selected suites)
+  --skip IDS                  report these check ids as skipped (an unknown id is a usage error)
 
 Run:
   --report-dir DIR            where reports go (default: reports/out/<timestamp>/)
@@ -54,7 +54,9 @@ Run:
   --verbose                   print every request of failing checks
   --help                      this help
 
-Exit status: 0 every MUST check passed; 1 a MUST check failed; 2 usage error or unreachable target.`;
+Exit status: 0 every MUST check passed; 1 a MUST check failed; 2 usage error (an unknown option,
+value or check id, a selection that leaves nothing to run), unreachable target, or a key the
+target refuses.`;
 
 const list = (text: string | undefined): string[] => (text ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 
@@ -63,6 +65,37 @@ function positiveInteger(name: string, text: string | undefined, fallback: numbe
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) throw new UsageError(`--${name} must be a positive whole number; got "${text}"`);
   return value;
+}
+
+/** --suite LIST: known suite names, comma-separated; `fallback` when the flag is absent. */
+function parseSuites(text: string | undefined, fallback: Suite[]): Suite[] {
+  if (text === undefined) return fallback;
+  const suites = list(text);
+  for (const suite of suites) if (!SUITES.includes(suite as Suite)) throw new UsageError(`unknown suite "${suite}"; available: ${SUITES.join(', ')}`);
+  if (suites.length === 0) throw new UsageError(`--suite needs at least one of ${SUITES.join(', ')}`);
+  return suites as Suite[];
+}
+
+export const LIST_USAGE = `Usage: decision-conformance list-checks [options]
+
+  --suite LIST                suites whose checks to list: ${SUITES.join(',')} (default: all)
+  --json                      JSON instead of text
+  --help                      this help`;
+
+export interface ListSettings {
+  suites: Suite[];
+  format: 'text' | 'json';
+}
+
+export function parseListArgs(argv: string[]): ListSettings | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, strict: true, options: { suite: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+  return { suites: parseSuites(values.suite, [...SUITES]), format: values.json ? 'json' : 'text' };
 }
 
 export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSettings | 'help' {
@@ -101,25 +134,24 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
   const keyA = values['api-key'] ?? env.DECISION_API_KEY;
   const keyB = values['api-key-b'] ?? env.DECISION_API_KEY_B;
   if (baseUrl !== undefined && !keyA) throw new UsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
-  if (baseUrl === undefined && (keyA || keyB)) throw new UsageError('keys are only for --base-url; the bundled reference server makes its own');
 
   const expiryKey = values['expiry-api-key'] ?? env.DECISION_EXPIRY_API_KEY;
   const expiryTtl = values['expiry-ttl-seconds'] ?? env.DECISION_EXPIRY_TTL_SECONDS;
+  if (baseUrl === undefined && (keyA || keyB || expiryKey)) throw new UsageError('keys are only for --base-url; the bundled reference server makes its own');
   if (Boolean(expiryKey) !== Boolean(expiryTtl)) throw new UsageError('--expiry-api-key and --expiry-ttl-seconds go together');
 
   const capabilities = values.capabilities === undefined ? [...ALL_CAPABILITIES] : list(values.capabilities);
   for (const capability of capabilities) {
     if (!ALL_CAPABILITIES.includes(capability as Capability)) throw new UsageError(`unknown capability "${capability}"; known: ${ALL_CAPABILITIES.join(', ')}`);
   }
-  const suites = values.suite === undefined ? ['conformance'] : list(values.suite);
-  for (const suite of suites) if (!SUITES.includes(suite as Suite)) throw new UsageError(`unknown suite "${suite}"; available: ${SUITES.join(', ')}`);
+  const suites = parseSuites(values.suite, ['conformance']);
 
   return {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(keyA ? { keyA } : {}),
     ...(keyB ? { keyB } : {}),
     ...(expiryKey && expiryTtl ? { expiry: { key: expiryKey, ttlMs: positiveInteger('expiry-ttl-seconds', expiryTtl, 1) * 1000 } } : {}),
-    suites: suites as Suite[],
+    suites,
     only: list(values.only),
     skip: list(values.skip),
     capabilities: capabilities as Capability[],

@@ -1,11 +1,13 @@
 // decision-conformance: the kit's command line.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
+import { LIST_USAGE, parseListArgs, parseRunArgs, RUN_USAGE, UsageError, type RunSettings } from './args.ts';
 import { diffCommand } from './diff.ts';
 import { replayCommand } from './replay.ts';
 import { listChecks } from './list-checks.ts';
 import { runCommand } from './run.ts';
+import { selectionProblem } from './selection.ts';
+import { catalogueOf } from './suites.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -13,7 +15,7 @@ const USAGE = `Usage: decision-conformance <command> [options]
 
 Commands:
   run           run the conformance suite against a server (default: the bundled reference server) and write reports
-  list-checks   print the catalogue of checks (--json for JSON)
+  list-checks   print the catalogue of checks of every suite (--suite LIST, --json)
   serve         start the bundled reference server (options: serve --help)
   mock          start the Prism mock served from the spec (options: mock --help)
   lint          lint spec/openapi.yaml with Spectral and the kit's ruleset
@@ -29,17 +31,31 @@ function delegate(args: string[]): Promise<number> {
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
+/** Prints a usage error of `command` as the command line does everywhere: exit status 2. */
+function usageError(command: string, error: unknown): number {
+  if (!(error instanceof UsageError)) throw error;
+  process.stderr.write(`decision-conformance ${command}: ${error.message}\nSee "decision-conformance ${command} --help".\n`);
+  return 2;
+}
+
+/** The run's settings, with --only and --skip checked against the catalogue of its suites. */
+function runSettings(argv: string[]): RunSettings | 'help' {
+  const settings = parseRunArgs(argv, process.env);
+  if (settings === 'help') return settings;
+  const problem = selectionProblem(settings, catalogueOf(settings.suites).map((check) => check.id), settings.suites);
+  if (problem) throw new UsageError(problem);
+  return settings;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'run': {
       let settings;
       try {
-        settings = parseRunArgs(rest, process.env);
+        settings = runSettings(rest);
       } catch (error) {
-        if (!(error instanceof UsageError)) throw error;
-        process.stderr.write(`decision-conformance run: ${error.message}\nSee "decision-conformance run --help".\n`);
-        return 2;
+        return usageError('run', error);
       }
       if (settings === 'help') {
         process.stdout.write(`${RUN_USAGE}\n`);
@@ -54,9 +70,16 @@ export async function main(argv: string[]): Promise<number> {
       if (outcome.error) process.stderr.write(`decision-conformance: ${outcome.error}\n`);
       return outcome.exitCode;
     }
-    case 'list-checks':
-      process.stdout.write(`${listChecks(rest.includes('--json') ? 'json' : 'text')}\n`);
+    case 'list-checks': {
+      let settings;
+      try {
+        settings = parseListArgs(rest);
+      } catch (error) {
+        return usageError('list-checks', error);
+      }
+      process.stdout.write(`${settings === 'help' ? LIST_USAGE : listChecks(settings.format, settings.suites)}\n`);
       return 0;
+    }
     case 'diff':
       return diffCommand(rest, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
     case 'replay':

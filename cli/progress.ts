@@ -15,6 +15,8 @@ const COLOR = { pass: 32, fail: 31, skip: 90, observed: 36 } as const;
 export interface Progress {
   start(check: Check): void;
   result(result: CheckResult): void;
+  /** What the running check is waiting for (a long wait), so that a quiet terminal does not look stuck. */
+  announce(check: Check, text: string): void;
   line(text: string): void;
 }
 
@@ -35,7 +37,7 @@ export function createProgress(options: ProgressOptions): Progress {
       const level = result.level === 'MUST' ? '' : ` [${result.level}]`;
       const line = `  ${paint(COLOR[result.status], SYMBOL[result.status])} ${result.id}${level} ${result.title} ${paint(90, `(${Math.round(result.durationMs)} ms)`)}`;
       options.write(`${options.tty ? '\r\u001b[2K' : ''}${line}\n`);
-      if (result.status === 'fail' || (result.status === 'skip' && options.verbose)) {
+      if (result.status === 'fail' || result.status === 'skip') {
         options.write(`      ${paint(COLOR[result.status], result.message ?? '')}\n`);
       }
       if (result.status === 'observed' && result.observation) {
@@ -44,6 +46,11 @@ export function createProgress(options: ProgressOptions): Progress {
       if (result.status === 'fail' && options.verbose) {
         for (const exchange of result.exchanges) options.write(`      ${paint(90, exchange.curl)}\n`);
       }
+    },
+    announce(check, text) {
+      if (options.quiet) return;
+      // On a terminal the check's live line stays last, now saying what it waits for.
+      options.write(options.tty ? `\r\u001b[2K  … ${check.id} ${paint(90, `(${text})`)}` : `      ${paint(90, text)}\n`);
     },
     line(text) {
       options.write(`${text}\n`);

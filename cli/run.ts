@@ -1,29 +1,22 @@
 // `decision-conformance run`: wires a target, the suites and the reports together.
 import type { CheckResult } from '../harness/check.ts';
-import type { Target } from '../harness/context.ts';
-import type { Check } from '../harness/check.ts';
-import { checks as conformanceChecks } from '../conformance/registry.ts';
+import type { SharedWork, Target } from '../harness/context.ts';
+import { KEY_VARIABLES, type BodyStore } from '../harness/http.ts';
 import { runChecks } from '../harness/runner.ts';
-import { propertyChecks } from '../property/registry.ts';
 import { buildRunReport } from '../reports/run-report.ts';
-import { defaultReportDir, writeReports, type ReportPaths } from '../reports/write.ts';
+import { defaultReportDir, writeReports, type WrittenReports } from '../reports/write.ts';
 import type { RunSettings } from './args.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { createProgress, type ProgressOptions } from './progress.ts';
-import { warmUp } from './warmup.ts';
-
-/** The checks of each suite; a property check sends hundreds of requests, so it gets longer in all. */
-const SUITE_CHECKS: Record<RunSettings['suites'][number], { checks: readonly Check[]; checkTimeoutMs?: number }> = {
-  conformance: { checks: conformanceChecks },
-  property: { checks: propertyChecks, checkTimeoutMs: 10 * 60_000 },
-};
+import { SUITE_CHECKS } from './suites.ts';
+import { refusedKey, warmUp, type GivenKey } from './warmup.ts';
 
 export interface RunOutcome {
   exitCode: 0 | 1 | 2;
   /** Why the run could not start (exit status 2), as one line. */
   error?: string;
   results: CheckResult[];
-  reportPaths?: ReportPaths;
+  reportPaths?: WrittenReports;
 }
 
 export async function runCommand(settings: RunSettings, output: Omit<ProgressOptions, 'quiet' | 'verbose'>): Promise<RunOutcome> {
@@ -46,7 +39,15 @@ export async function runCommand(settings: RunSettings, output: Omit<ProgressOpt
     progress.line(`seed ${settings.seed}; second project ${keyB ? 'given' : 'not given (isolation checks will be skipped)'}; capabilities ${settings.capabilities.join(', ') || 'none'}`);
 
     const startedAt = new Date();
-    const warmup = await warmUp(baseUrl, keyA, settings.warmupTimeoutMs);
+    const warmedUp = await warmUp(baseUrl, { key: keyA, role: 'project A', source: `--api-key or ${KEY_VARIABLES.a}` }, settings.warmupTimeoutMs);
+    // Every other key is checked like key A, so that a wrong one is a usage error naming its flag.
+    const otherKeys: GivenKey[] = [
+      ...(keyB ? [{ key: keyB, role: 'project B', source: `--api-key-b or ${KEY_VARIABLES.b}` }] : []),
+      ...(expiry ? [{ key: expiry.key, role: 'the short-lifetime project', source: `--expiry-api-key or ${KEY_VARIABLES.expiry}` }] : []),
+    ];
+    const refusal = warmedUp.ok ? await refusedKey(baseUrl, otherKeys, settings.timeoutMs) : undefined;
+    const warmup = refusal ? { ...warmedUp, ok: false, message: refusal } : warmedUp;
+    const bodies: BodyStore = new Map();
     const report = (results: CheckResult[]) =>
       buildRunReport({
         results,
@@ -61,12 +62,13 @@ export async function runCommand(settings: RunSettings, output: Omit<ProgressOpt
     const reportDir = settings.reportDir ?? defaultReportDir(startedAt);
     if (!warmup.ok) {
       // CI still gets its reports, saying why nothing ran.
-      const reportPaths = await writeReports(report([]), reportDir);
+      const reportPaths = await writeReports(report([]), reportDir, bodies);
       return { exitCode: 2, results: [], error: warmup.message ?? `${baseUrl} did not answer`, reportPaths };
     }
     progress.line(`warm-up call answered in ${Math.round(warmup.durationMs)} ms (status ${warmup.status})`);
 
     const results: CheckResult[] = [];
+    const sharedWork: SharedWork = new Map();
     for (const suite of settings.suites) {
       const { checks, checkTimeoutMs } = SUITE_CHECKS[suite];
       results.push(
@@ -80,13 +82,16 @@ export async function runCommand(settings: RunSettings, output: Omit<ProgressOpt
           ...(settings.numRuns !== undefined ? { numRuns: settings.numRuns } : {}),
           only: settings.only,
           skip: settings.skip,
+          bodies,
+          sharedWork,
           onStart: (check) => progress.start(check),
+          onAnnounce: (check, text) => progress.announce(check, text),
           onResult: (result) => progress.result(result),
         })),
       );
     }
     const finished = report(results);
-    const reportPaths = await writeReports(finished, reportDir);
+    const reportPaths = await writeReports(finished, reportDir, bodies);
     const { summary } = finished;
     progress.line('');
     progress.line(
@@ -94,6 +99,7 @@ export async function runCommand(settings: RunSettings, output: Omit<ProgressOpt
         ` (${summary.must_failed} MUST failed) in ${(finished.duration_ms / 1000).toFixed(1)} s`,
     );
     progress.line(`Reports: ${reportPaths.html}`);
+    if (bodies.size > 0) progress.line(`Reproduce lines read request bodies from ${reportPaths.bodies}: run them from ${reportDir}`);
     return { exitCode: summary.must_failed > 0 ? 1 : 0, results, reportPaths };
   } finally {
     await embedded?.stop();

@@ -1,6 +1,8 @@
-// The warm-up call: the seed warns that the first call after a quiet period may take about two
-// minutes (cold start), so it gets its own long timeout and its duration is reported.
-import { createHttp, TransportError } from '../harness/http.ts';
+// Before any check runs: the warm-up call (the seed warns that the first call after a quiet period
+// may take about two minutes, a cold start, so it gets its own long timeout and its duration is
+// reported), then one call with every other key given, so that a wrong key is a usage error
+// naming its flag instead of a row of MUST failures of the server.
+import { createHttp, TransportError, type Reply } from '../harness/http.ts';
 
 export interface Warmup {
   ok: boolean;
@@ -9,26 +11,50 @@ export interface Warmup {
   message?: string;
 }
 
-export async function warmUp(baseUrl: string, key: string, timeoutMs: number): Promise<Warmup> {
+/** A key given to the run, and where it came from (for the one line that says it was refused). */
+export interface GivenKey {
+  key: string;
+  /** e.g. "project B". */
+  role: string;
+  /** e.g. "--api-key-b or DECISION_API_KEY_B". */
+  source: string;
+}
+
+const WARMUP_BODY = { context: 'Warm-up call of the conformance kit.', questions: { warmup: { type: 'choice', options: { ready: 'The service is ready', other: '' } } } };
+
+function decideWith(baseUrl: string, key: string, timeoutMs: number): Promise<Reply> {
   const http = createHttp({ baseUrl, timeoutMs, secrets: [key], record: () => {} });
+  return http({ method: 'POST', path: '/v1/decide', key, json: WARMUP_BODY });
+}
+
+const refused = (given: GivenKey) => `the target refused the key given for ${given.role} (401): check ${given.source}`;
+
+function unanswered(baseUrl: string, error: unknown, slowHint: string): string {
+  const what = error instanceof TransportError ? error.message : (error as Error).message;
+  const hint = error instanceof TransportError && error.kind === 'timeout' ? slowHint : 'check that the server is running and that --base-url is right';
+  return `${baseUrl} did not answer a decide call: ${what}; ${hint}`;
+}
+
+export async function warmUp(baseUrl: string, given: GivenKey, timeoutMs: number): Promise<Warmup> {
   const started = performance.now();
   try {
-    const reply = await http({
-      method: 'POST',
-      path: '/v1/decide',
-      key,
-      json: { context: 'Warm-up call of the conformance kit.', questions: { warmup: { type: 'choice', options: { ready: 'The service is ready', other: '' } } } },
-    });
+    const reply = await decideWith(baseUrl, given.key, timeoutMs);
     const durationMs = performance.now() - started;
-    if (reply.status === 401) return { ok: false, durationMs, status: 401, message: 'the target refused the key given for project A (401): check --api-key or DECISION_API_KEY' };
+    if (reply.status === 401) return { ok: false, durationMs, status: 401, message: refused(given) };
     return { ok: true, durationMs, status: reply.status };
   } catch (error) {
-    const durationMs = performance.now() - started;
-    const what = error instanceof TransportError ? error.message : (error as Error).message;
-    const hint =
-      error instanceof TransportError && error.kind === 'timeout'
-        ? `raise --warmup-timeout-ms if the server starts slowly`
-        : 'check that the server is running and that --base-url is right';
-    return { ok: false, durationMs, message: `${baseUrl} did not answer a decide call: ${what}; ${hint}` };
+    return { ok: false, durationMs: performance.now() - started, message: unanswered(baseUrl, error, 'raise --warmup-timeout-ms if the server starts slowly') };
   }
+}
+
+/** Why one of the other keys cannot be used (one line naming its flag), or undefined when the target accepts them all. */
+export async function refusedKey(baseUrl: string, keys: readonly GivenKey[], timeoutMs: number): Promise<string | undefined> {
+  for (const given of keys) {
+    try {
+      if ((await decideWith(baseUrl, given.key, timeoutMs)).status === 401) return refused(given);
+    } catch (error) {
+      return unanswered(baseUrl, error, 'raise --timeout-ms if the server is slow');
+    }
+  }
+  return undefined;
 }

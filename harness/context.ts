@@ -54,7 +54,17 @@ export interface CheckContext {
   observe(observation: Observation): void;
   /** Adds a line of context to the result. */
   note(text: string): void;
+  /** Tells the person running the kit what a check is waiting for (a long wait, e.g. for assets to expire). */
+  announce(text: string): void;
+  /**
+   * Work done once per run and shared by the checks that need it (one wait for uploaded assets to
+   * expire serves every expiry check): the first call runs `make`, later ones get its outcome.
+   */
+  shared<T>(name: string, make: () => Promise<T>): Promise<T>;
 }
+
+/** What the checks of one run share (see CheckContext.shared). */
+export type SharedWork = Map<string, Promise<unknown>>;
 
 export function apiClient(http: Http, key: string | null): ApiClient {
   const send = (request: Omit<SentRequest, 'key'>) => http({ ...request, key });
@@ -76,9 +86,12 @@ export interface ContextParts {
   keyB?: string;
   observe(observation: Observation): void;
   note(text: string): void;
+  announce?(text: string): void;
+  /** Shared across the checks of a run; a fresh one makes a check share nothing. */
+  sharedWork?: SharedWork;
 }
 
-export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, observe, note }: ContextParts): CheckContext {
+export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, observe, note, announce, sharedWork = new Map() }: ContextParts): CheckContext {
   const a = apiClient(http, keyA);
   const missingB: ApiClient = new Proxy({} as ApiClient, {
     get() {
@@ -103,5 +116,10 @@ export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, ob
     },
     observe,
     note,
+    announce: (text) => announce?.(text),
+    shared<T>(name: string, make: () => Promise<T>): Promise<T> {
+      if (!sharedWork.has(name)) sharedWork.set(name, make());
+      return sharedWork.get(name) as Promise<T>;
+    },
   };
 }

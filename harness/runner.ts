@@ -1,9 +1,9 @@
 // Runs checks one by one against a target and turns each outcome into a result with evidence.
 import { openPoint } from '../spec/index.ts';
 import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Observation } from './check.ts';
-import { createCheckContext, type Target } from './context.ts';
-import { createHttp, TransportError, type Exchange } from './http.ts';
-import { redactDeep } from './redaction.ts';
+import { createCheckContext, type SharedWork, type Target } from './context.ts';
+import { createHttp, KEY_VARIABLES, TransportError, type BodyStore, type Exchange, type KeyVariable } from './http.ts';
+import { redactDeep, redactText } from './redaction.ts';
 
 export interface RunOptions {
   target: Target;
@@ -20,8 +20,23 @@ export interface RunOptions {
   only?: readonly string[];
   /** Report these check ids as skipped without running them. */
   skip?: readonly string[];
+  /** Keeps the bodies too large to inline in reproduce lines, for the reports to write out. */
+  bodies?: BodyStore;
+  /** Work the checks of one run share (runChecks makes one per run). */
+  sharedWork?: SharedWork;
   onStart?(check: Check): void;
+  /** What a running check is waiting for, to show the person running the kit. */
+  onAnnounce?(check: Check, text: string): void;
   onResult?(result: CheckResult): void;
+}
+
+/** Each key of the run with the variable its reproduce lines name. */
+function keyVariables(options: RunOptions): KeyVariable[] {
+  return [
+    { key: options.keyA, variable: KEY_VARIABLES.a },
+    ...(options.keyB ? [{ key: options.keyB, variable: KEY_VARIABLES.b }] : []),
+    ...(options.target.shortTtl ? [{ key: options.target.shortTtl.key, variable: KEY_VARIABLES.expiry }] : []),
+  ];
 }
 
 /** Why a check cannot run against this target, or undefined when it can. */
@@ -59,7 +74,14 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   const unmet = unmetRequirement(check, options.target);
   if (unmet) return finish({ status: 'skip', message: unmet });
 
-  const http = createHttp({ baseUrl: options.target.baseUrl, timeoutMs: options.timeoutMs, secrets, record: (exchange) => exchanges.push(exchange) });
+  const http = createHttp({
+    baseUrl: options.target.baseUrl,
+    timeoutMs: options.timeoutMs,
+    secrets,
+    keys: keyVariables(options),
+    ...(options.bodies ? { bodies: options.bodies } : {}),
+    record: (exchange) => exchanges.push(exchange),
+  });
   const reference = check.openPoint ? openPoint(check.openPoint).referenceChoice.summary : undefined;
   const context = createCheckContext({
     target: options.target,
@@ -72,6 +94,8 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
       observation = { ...(reference ? { reference } : {}), ...seen };
     },
     note: (text) => notes.push(text),
+    announce: (text) => options.onAnnounce?.(check, redactText(text, secrets)),
+    ...(options.sharedWork ? { sharedWork: options.sharedWork } : {}),
   });
 
   // A check may make several requests, each with its own timeout; this bounds the whole check
@@ -105,9 +129,10 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
 export async function runChecks(checks: readonly Check[], options: RunOptions): Promise<CheckResult[]> {
   const selected = options.only && options.only.length > 0 ? checks.filter((check) => options.only!.includes(check.id)) : checks;
   const results: CheckResult[] = [];
+  const sharedWork: SharedWork = options.sharedWork ?? new Map();
   for (const check of selected) {
     options.onStart?.(check);
-    const result = await runCheck(check, options);
+    const result = await runCheck(check, { ...options, sharedWork });
     results.push(result);
     options.onResult?.(result);
   }

@@ -118,6 +118,7 @@ button.copy:hover { background: #424a53; }
 .latency-chart .grid { stroke: #eaeef2; }
 .latency-chart .axis { stroke: #afb8c1; }
 .latency-chart .tick, .latency-chart .count, .latency-chart .legend { font-size: 11px; fill: var(--muted); }
+.latency-chart .no-p99 { font-size: 10.5px; fill: var(--muted); font-style: italic; }
 .latency-chart .value { font-size: 10.5px; fill: var(--fg); font-variant-numeric: tabular-nums; }
 .latency-chart .operation-id { font-size: 13px; font-weight: 600; fill: var(--fg); font-family: var(--mono); }
 

@@ -8,6 +8,7 @@ import { formatDuration, formatMs, plural, shortSha, verdictHeadline } from './f
 import { REPORT_SCRIPT } from './html-script.ts';
 import { REPORT_STYLE } from './html-style.ts';
 import { latencyChart } from './latency-chart.ts';
+import { hasMeaningfulP99, P99_MIN_RESPONSES } from './latency.ts';
 import { checksByArea, summarize, verdictOf, type CheckReport, type EvidenceReport, type RunReport, type RunSummary } from './run-report.ts';
 
 const STATUS_LABEL: Record<CheckReport['status'], string> = { pass: 'pass', fail: 'fail', skip: 'skipped', observed: 'observed' };
@@ -130,7 +131,7 @@ function failuresSection(failures: CheckReport[]): string {
   const body = failures.length === 0 ? '<p class="empty">No check failed.</p>' : failures.map(failureCard).join('\n');
   return `<section id="failures">
 <h2>Failures</h2>
-<p class="lead">MUST failures first. Each shows what the seed requires and what the server did, the last requests and responses (keys redacted), and a curl line to reproduce it with <code>$DECISION_API_KEY</code> set.</p>
+<p class="lead">MUST failures first. Each shows what the seed requires and what the server did, the last requests and responses (keys redacted), and a curl line to reproduce it: run it from this report's folder (uploads send <code>bodies/&lt;sha256&gt;.bin</code>) with <code>$DECISION_API_KEY</code> set, and <code>$DECISION_API_KEY_B</code> or <code>$DECISION_EXPIRY_API_KEY</code> where a line names them.</p>
 ${body}
 </section>`;
 }
@@ -224,7 +225,7 @@ function latencySection(report: RunReport): string {
 <table>
 <thead><tr><th>Operation</th><th class="num">Responses</th><th class="num">p50</th><th class="num">p90</th><th class="num">p99</th><th class="num">max</th></tr></thead>
 <tbody>
-${operations.map(([operationId, stats]) => `<tr><td><code>${html(operationId)}</code></td><td class="num">${stats.count}</td><td class="num">${html(formatMs(stats.p50_ms))}</td><td class="num">${html(formatMs(stats.p90_ms))}</td><td class="num">${html(formatMs(stats.p99_ms))}</td><td class="num">${html(formatMs(stats.max_ms))}</td></tr>`).join('\n')}
+${operations.map(([operationId, stats]) => `<tr><td><code>${html(operationId)}</code></td><td class="num">${stats.count}</td><td class="num">${html(formatMs(stats.p50_ms))}</td><td class="num">${html(formatMs(stats.p90_ms))}</td><td class="num">${hasMeaningfulP99(stats) ? html(formatMs(stats.p99_ms)) : `<span class="muted" title="fewer than ${P99_MIN_RESPONSES} responses: the p99 would be the max">–</span>`}</td><td class="num">${html(formatMs(stats.max_ms))}</td></tr>`).join('\n')}
 </tbody>
 </table>`;
   return `<section id="latency">

@@ -15,6 +15,17 @@ export interface TimedExchange {
   transport_error?: string;
 }
 
+/**
+ * Fewest responses for which a p99 is shown: with fewer than 100, the nearest-rank p99 is simply
+ * the slowest response, which the max already says.
+ */
+export const P99_MIN_RESPONSES = 100;
+
+/** Whether `stats` has enough responses for its p99 to mean more than its max. */
+export function hasMeaningfulP99(stats: Pick<LatencyStats, 'count'>): boolean {
+  return stats.count >= P99_MIN_RESPONSES;
+}
+
 /** Nearest-rank percentile of ascending `sorted` (non-empty): a value that was actually measured, never an interpolation. */
 export function percentile(sorted: readonly number[], p: number): number {
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));

@@ -1,7 +1,9 @@
-// Writes the four reports of a run into one directory.
+// Writes the four reports of a run into one directory, with the request bodies its reproduce
+// lines send (bodies/<sha256>.bin: curl lines are run from the report directory).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BODY_FOLDER, type BodyStore } from '../harness/http.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
@@ -18,14 +20,28 @@ export interface ReportPaths {
 /** The file names are part of the contract with CI configurations: change them only with a schema version bump. */
 export const REPORT_FILES: Readonly<ReportPaths> = { json: 'results.json', junit: 'junit.xml', html: 'report.html', markdown: 'summary.md' };
 
-export async function writeReports(report: RunReport, dir: string): Promise<ReportPaths> {
+export interface WrittenReports extends ReportPaths {
+  /** The folder of request bodies that reproduce lines send as @bodies/<sha256>.bin, from the report directory. */
+  bodies: string;
+}
+
+/** Writes each kept body once, named by its SHA-256, where the reproduce lines expect it. */
+async function writeBodies(bodies: BodyStore, folder: string): Promise<void> {
+  if (bodies.size === 0) return;
+  await mkdir(folder, { recursive: true });
+  for (const [digest, bytes] of bodies) await writeFile(join(folder, `${digest}.bin`), bytes);
+}
+
+export async function writeReports(report: RunReport, dir: string, bodies: BodyStore = new Map()): Promise<WrittenReports> {
   await mkdir(dir, { recursive: true });
-  const paths: ReportPaths = {
+  const paths: WrittenReports = {
     json: join(dir, REPORT_FILES.json),
     junit: join(dir, REPORT_FILES.junit),
     html: join(dir, REPORT_FILES.html),
     markdown: join(dir, REPORT_FILES.markdown),
+    bodies: join(dir, BODY_FOLDER),
   };
+  await writeBodies(bodies, paths.bodies);
   await Promise.all([
     writeFile(paths.json, renderJson(report), 'utf8'),
     writeFile(paths.junit, renderJunit(report), 'utf8'),

@@ -1,6 +1,6 @@
 // The command line as users run it: exit statuses, messages, keys kept out of output and reports.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,12 +21,21 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-const reportDir = () => mkdtempSync(join(tmpdir(), 'decision-cli-'));
+// Every report of these tests goes to a temporary folder, removed at the end: tests write nothing into the repository.
+const reportDirs: string[] = [];
+const reportDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'decision-cli-'));
+  reportDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of reportDirs) rmSync(dir, { recursive: true, force: true });
+});
 const readReports = (dir: string) => readdirSync(dir).map((file) => readFileSync(join(dir, file), 'utf8')).join('\n');
 
 describe('usage', () => {
   test('unknown options, bad values and keys without a target exit 2 with the reason', async () => {
-    const cases = [['run', '--bogus'], ['run', '--timeout-ms', 'soon'], ['run', '--capabilities', 'video'], ['run', '--api-key', 'svc_live_x'], ['run', '--base-url', 'http://127.0.0.1:9'], ['frobnicate']];
+    const cases = [['run', '--expiry-api-key', 'svc_live_x', '--expiry-ttl-seconds', '3'], ['run', '--bogus'], ['run', '--timeout-ms', 'soon'], ['run', '--capabilities', 'video'], ['run', '--api-key', 'svc_live_x'], ['run', '--base-url', 'http://127.0.0.1:9'], ['frobnicate']];
     const runs = await Promise.all(cases.map((args) => cli(args)));
     runs.forEach((ran, i) => {
       expect(ran.code, cases[i]!.join(' ')).toBe(2);
@@ -34,17 +43,41 @@ describe('usage', () => {
     });
   });
 
-  test('list-checks prints the catalogue with ids, levels and seed sections', async () => {
-    const ran = await cli(['list-checks']);
+  test('list-checks prints the catalogue of every suite with ids, levels and seed sections; --suite selects', async () => {
+    const [ran, asJson, property, wrong] = await Promise.all([cli(['list-checks']), cli(['list-checks', '--json']), cli(['list-checks', '--suite', 'property']), cli(['list-checks', '--suite', 'propety'])]);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/AUTH-MISSING-KEY\s+MUST\s+§4,5,7/);
-    const json = JSON.parse((await cli(['list-checks', '--json'])).stdout) as Array<{ id: string; level: string }>;
+    expect(ran.stdout).toMatch(/PROP-DECIDE-VALID\s+MUST/);
+    const json = JSON.parse(asJson.stdout) as Array<{ id: string; suite: string }>;
     expect(json.map((check) => check.id)).toContain('AUTH-VALID-KEY');
+    expect(json.find((check) => check.id === 'PROP-ASSET-LIFECYCLE')?.suite).toBe('property');
+    expect(property.code).toBe(0);
+    expect(property.stdout).toMatch(/PROP-ASSET-LIFECYCLE\s+MUST/);
+    expect(property.stdout).not.toContain('AUTH-');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/unknown suite "propety"/);
+  });
+
+  test('an --only or --skip id outside the selected suites, or a selection that leaves nothing to run, exits 2 naming the closest ids', async () => {
+    const [notACheck, typo, otherSuite, nothingLeft] = await Promise.all([
+      cli(['run', '--only', 'NOT-A-CHECK']),
+      cli(['run', '--skip', 'AUTH-MISING-KEY']),
+      cli(['run', '--suite', 'property', '--only', 'AUTH-VALID-KEY']),
+      cli(['run', '--only', 'AUTH-VALID-KEY', '--skip', 'AUTH-VALID-KEY']),
+    ]);
+    for (const ran of [notACheck, typo, otherSuite, nothingLeft]) {
+      expect(ran.code).toBe(2);
+      expect(ran.stdout).toBe('');
+    }
+    expect(notACheck.stderr).toMatch(/unknown check id: NOT-A-CHECK in --only \(closest: /);
+    expect(typo.stderr).toMatch(/AUTH-MISING-KEY in --skip \(closest: AUTH-MISSING-KEY, /);
+    expect(otherSuite.stderr).toMatch(/AUTH-VALID-KEY in --only \(closest: PROP-/);
+    expect(nothingLeft.stderr).toMatch(/leaves no check to run/);
   });
 });
 
 test('an unreachable target exits 2 with one line naming the URL, what failed and what to try', async () => {
-  const ran = await cli(['run', '--base-url', 'http://127.0.0.1:9', '--api-key', 'svc_live_unreachable_key_1']);
+  const ran = await cli(['run', '--base-url', 'http://127.0.0.1:9', '--api-key', 'svc_live_unreachable_key_1', '--report-dir', reportDir()]);
   expect(ran.code).toBe(2);
   const lines = ran.stderr.trim().split('\n');
   expect(lines).toHaveLength(1);
@@ -88,5 +121,37 @@ describe('against a separately started server', () => {
     expect(ran.code).toBe(0);
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { checks: Array<{ id: string; status: string; message?: string }> };
     expect(results.checks.find((check) => check.id === 'AUTH-MISSING-KEY')).toMatchObject({ status: 'skip', message: 'excluded by --skip' });
+    // The reason is in the terminal too, under the skipped check.
+    expect(ran.stdout).toMatch(/- AUTH-MISSING-KEY .*\n\s+excluded by --skip\n/);
+  });
+
+  test('a key of project B or of the short-lifetime project that the target refuses exits 2 with one line naming its flag', async () => {
+    const base = ['run', '--base-url', target.baseUrl, '--api-key', target.keyA, '--only', 'AUTH-VALID-KEY'];
+    const [wrongB, wrongExpiry] = await Promise.all([
+      cli([...base, '--api-key-b', 'svc_live_not_a_key_of_project_b', '--report-dir', reportDir()]),
+      cli([...base, '--api-key-b', target.keyB, '--expiry-api-key', 'svc_live_not_a_key_of_any_project', '--expiry-ttl-seconds', '3', '--report-dir', reportDir()]),
+    ]);
+    for (const [ran, flag] of [[wrongB, '--api-key-b'], [wrongExpiry, '--expiry-api-key']] as const) {
+      expect(ran.code, ran.stdout + ran.stderr).toBe(2);
+      const lines = ran.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`check ${flag} or`);
+      expect(ran.stdout).not.toMatch(/passed|failed/);
+    }
+  });
+
+  test('the expiry checks share one wait, shown in the terminal', async () => {
+    const dir = reportDir();
+    const ran = await cli(
+      ['run', '--base-url', target.baseUrl, '--only', 'ASSET-EXPIRED-REFERENCE,ASSET-EXPIRED-READ', '--expiry-ttl-seconds', String(target.shortTtlMs / 1000), '--report-dir', dir],
+      { DECISION_API_KEY: target.keyA, DECISION_EXPIRY_API_KEY: target.keyShortTtl },
+    );
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    const waitSeconds = Math.ceil(target.shortTtlMs / 1000) + 1;
+    expect(ran.stdout.split(`waiting ${waitSeconds} s for uploaded assets to expire`)).toHaveLength(2);
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { checks: Array<{ id: string; status: string; evidence: Array<{ request: { method: string; url: string } }> }> };
+    expect(results.checks.map((check) => check.status)).toEqual(['pass', 'observed']);
+    const uploads = results.checks.flatMap((check) => check.evidence).filter(({ request }) => request.method === 'POST' && request.url.endsWith('/v1/assets'));
+    expect(uploads).toHaveLength(1);
   });
 });

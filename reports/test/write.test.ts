@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,11 +27,24 @@ describe('writeReports', () => {
       junit: join(dir, 'junit.xml'),
       html: join(dir, 'report.html'),
       markdown: join(dir, 'summary.md'),
+      bodies: join(dir, 'bodies'),
     });
     expect(await readFile(paths.json, 'utf8')).toBe(renderJson(report));
     expect(await readFile(paths.junit, 'utf8')).toBe(renderJunit(report));
     expect(await readFile(paths.html, 'utf8')).toBe(renderHtml(report));
     expect(await readFile(paths.markdown, 'utf8')).toBe(renderMarkdown(report));
+    // No body was kept, so no bodies folder.
+    expect((await readdir(dir)).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md']);
+  });
+
+  it('writes each kept request body as bodies/<sha256>.bin, where the reproduce lines expect it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reports-write-'));
+    created.push(dir);
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]);
+    const digest = createHash('sha256').update(bytes).digest('hex');
+    const paths = await writeReports(sampleRunReport(), dir, new Map([[digest, bytes]]));
+    expect(await readdir(paths.bodies)).toEqual([`${digest}.bin`]);
+    expect(new Uint8Array(await readFile(join(paths.bodies, `${digest}.bin`)))).toEqual(bytes);
   });
 });
 

@@ -1,0 +1,16 @@
+// The suites the command line runs and their catalogues of checks.
+import type { Check } from '../harness/check.ts';
+import { checks as conformanceChecks } from '../conformance/registry.ts';
+import { propertyChecks } from '../property/registry.ts';
+import type { Suite } from './args.ts';
+
+/** The checks of each suite; a property check sends hundreds of requests, so it gets longer in all. */
+export const SUITE_CHECKS: Record<Suite, { checks: readonly Check[]; checkTimeoutMs?: number }> = {
+  conformance: { checks: conformanceChecks },
+  property: { checks: propertyChecks, checkTimeoutMs: 10 * 60_000 },
+};
+
+/** The catalogue of the given suites, in run order. */
+export function catalogueOf(suites: readonly Suite[]): Check[] {
+  return suites.flatMap((suite) => SUITE_CHECKS[suite].checks);
+}
