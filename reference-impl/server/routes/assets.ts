@@ -8,9 +8,6 @@ import { failure, sendFailure } from '../errors.ts';
 export const UPLOAD_PATH = '/v1/assets';
 
 const isAssetId = schemaValidator('AssetId');
-const readStatus = referenceChoice<number>('asset-read-delete-status', 'get_status');
-const deleteStatus = referenceChoice<number>('asset-read-delete-status', 'delete_status');
-const malformedIdCode = referenceChoice<string>('malformed-asset-id-in-path', 'code');
 
 /** The largest file of any family: the upload body limit (open point upload-body-limit). */
 export const maxUploadBytes = Math.max(
@@ -36,19 +33,20 @@ export async function registerAssets(app: FastifyInstance, deps: { assets: Asset
     });
   });
 
+  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode } = app.profile;
   const withAsset = (action: 'read' | 'delete') => async (request: import('fastify').FastifyRequest<{ Params: { asset_id: string } }>, reply: import('fastify').FastifyReply) => {
     const assetId = request.params.asset_id;
     if (!isAssetId(assetId).valid) {
-      return sendFailure(request, reply, failure(malformedIdCode, `/asset_id must match ^asset_[A-Za-z0-9_-]{8,64}$.`));
+      return sendFailure(request, reply, failure(malformedAssetIdCode, `/asset_id must match ^asset_[A-Za-z0-9_-]{8,64}$.`));
     }
     if (action === 'read') {
       const found = deps.assets.lookup(request.projectId, assetId);
-      if (!found.ok) return sendFailure(request, reply, assetFailure(found.reason, assetId));
-      return reply.code(readStatus).send(found.asset);
+      if (!found.ok) return sendFailure(request, reply, assetFailure(found.reason, assetId, assetAfterDeleteCode));
+      return reply.code(assetReadStatus).send(found.asset);
     }
     const removed = await deps.assets.remove(request.projectId, assetId);
-    if (!removed.ok) return sendFailure(request, reply, assetFailure(removed.reason, assetId));
-    return reply.code(deleteStatus).send(removed.deleted);
+    if (!removed.ok) return sendFailure(request, reply, assetFailure(removed.reason, assetId, assetAfterDeleteCode));
+    return reply.code(assetDeleteStatus).send(removed.deleted);
   };
   app.get(`${UPLOAD_PATH}/:asset_id`, withAsset('read'));
   app.delete(`${UPLOAD_PATH}/:asset_id`, withAsset('delete'));
