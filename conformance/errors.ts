@@ -120,6 +120,21 @@ export const errorChecks: Check[] = area('errors', [
     },
   },
   {
+    id: 'ERRORS-REQUEST-ID-NOT-NULL',
+    level: 'SHOULD',
+    seedSections: ['7', '2.7'],
+    bounds: ['error-request-id-null'],
+    title: 'error.request_id is the request id, not null, when the response carries an X-Request-ID (seed 7: "same as X-Request-ID")',
+    async run(t) {
+      for (const { error, reply } of await inducedReplies(t, Object.values(inducedErrors))) {
+        const header = reply.headers['x-request-id'];
+        if (header !== undefined && reply.json?.error?.request_id === null) {
+          t.fail(`error.request_id ${JSON.stringify(header)}, the X-Request-ID of the error answering ${error.cause}`, 'null');
+        }
+      }
+    },
+  },
+  {
     id: 'ERRORS-REQUEST-ID-NULL',
     level: 'OBSERVE',
     seedSections: ['7'],

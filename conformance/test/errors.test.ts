@@ -34,6 +34,10 @@ describe('errors checks', () => {
       { fault: 'uses a code that is not in the list', mutation: () => onErrors((sent) => isOperation(sent, 'GET', '/v1/assets/'), (body) => ({ error: { ...body.error, code: 'ASSET_MISSING' } })) },
       { fault: 'puts the fields at the top level', mutation: () => onErrors((sent) => isOperation(sent, 'GET', '/v1/assets/'), (body) => body.error) },
     ],
+    'ERRORS-REQUEST-ID-NOT-NULL': [
+      { fault: 'sends error.request_id null on every error, with the X-Request-ID header', mutation: () => onErrors(anyRequest, (body) => ({ error: { ...body.error, request_id: null } })) },
+      { fault: 'sends error.request_id null on 401s only', mutation: () => onErrors((_sent, received) => received.status === 401, (body) => ({ error: { ...body.error, request_id: null } })) },
+    ],
     'ERRORS-JSON-MEDIA-TYPE': [
       { fault: 'labels error bodies text/plain', mutation: () => ({ response: (received) => (received.status >= 400 ? { ...received, headers: { ...received.headers, 'content-type': 'text/plain; charset=utf-8' } } : received) }) },
     ],
