@@ -53,3 +53,38 @@ test('serve prints the base URL and dev keys, and a SIGTERM lets an in-flight up
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('serve --profile alternate (or env DECISION_PROFILE) serves the alternate open-point choices', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'decision-serve-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-impl/serve.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
+    cwd: root,
+    env: { ...process.env, DECISION_PROFILE: 'alternate' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    let out = '';
+    const baseUrl = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+        if (url && out.includes('proj_dev_b')) resolve(url);
+      });
+      child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+    });
+    expect(out).toContain('Open-point profile: alternate');
+    // The alternate choice of open point unknown-route: 400 INVALID_REQUEST.
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      httpRequest(`${baseUrl}/v1/no-such-route`, { headers: { authorization: `Bearer ${/Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1]}` } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect([status, JSON.parse(body).error.code]).toEqual([400, 'INVALID_REQUEST']);
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
