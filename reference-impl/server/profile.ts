@@ -23,6 +23,10 @@ export interface ServerProfile {
   malformedAssetIdCode: string;
   /** asset-after-delete: the code for using, reading or deleting a deleted asset. */
   assetAfterDeleteCode: string;
+  /** asset-read-after-expiry: the code for reading or deleting an expired asset (referencing one is 410 ASSET_EXPIRED, seed 3). */
+  expiredReadCode: string;
+  /** sha256-encoding: the letter case of the asset's hexadecimal sha256. */
+  sha256LetterCase: 'lower' | 'upper';
   /** unknown-route */
   unknownRouteCode: string;
   /** json-content-type: media types besides application/json whose bodies are read as JSON. */
@@ -47,6 +51,8 @@ export function serverProfile(name: ProfileName): ServerProfile {
     assetDeleteStatus: pick<number>('asset-read-delete-status', 'delete_status'),
     malformedAssetIdCode: pick<string>('malformed-asset-id-in-path', 'code'),
     assetAfterDeleteCode: pick<string>('asset-after-delete', 'code'),
+    expiredReadCode: pick<string>('asset-read-after-expiry', 'code'),
+    sha256LetterCase: pick<'lower' | 'upper'>('sha256-encoding', 'letter_case'),
     unknownRouteCode: pick<string>('unknown-route', 'code'),
     jsonAlsoAccepts: pick<string[]>('json-content-type', 'accepted_types'),
     invalidCallerRequestId: pick<'replace' | 'refuse'>('invalid-caller-request-id', 'action'),

@@ -27,7 +27,7 @@ test('a profile is read from the spec: every value of the alternate profile is a
   expect(profileOf([], { DECISION_PROFILE: 'alternate' })).toBe('alternate');
   expect(profileOf(['--profile', 'reference'], { DECISION_PROFILE: 'alternate' })).toBe('reference');
   // Every open point the alternate profile claims to serve is one the profile reads.
-  const read = ['decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses'];
+  const read = ['sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses'];
   expect(openPoints.filter((point) => point.alternateChoice.served).map((point) => point.id).sort()).toEqual([...read].sort());
 });
 
@@ -79,7 +79,9 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
   test('assets: read and delete statuses, a malformed id, and a deleted asset answer their choices', async () => {
     const uploaded = await call(server(), 'POST', '/v1/assets', { raw: pngImage(), contentType: 'image/png' });
     expect(uploaded.status).toBe(201);
+    expect(uploaded.json.sha256).toMatch(new RegExp(String(choice('sha256-encoding', 'pattern'))));
     const path = `/v1/assets/${uploaded.json.id}`;
+    expect((await call(server(), 'GET', path)).json.sha256).toBe(uploaded.json.sha256);
     expect((await call(server(), 'GET', path)).status).toBe(choice('asset-read-delete-status', 'get_status'));
     const deleted = await call(server(), 'DELETE', path);
     expect([deleted.status, deleted.json.deleted]).toEqual([choice('asset-read-delete-status', 'delete_status'), true]);
@@ -89,5 +91,15 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
     expect(referenced.json.error.code).toBe(choice('asset-after-delete', 'code'));
     const malformed = await call(server(), 'GET', '/v1/assets/not-an-asset');
     expect([malformed.status, malformed.json.error.code]).toEqual([choice('malformed-asset-id-in-path', 'status'), choice('malformed-asset-id-in-path', 'code')]);
+  });
+
+  // Last: it moves the server's clock past the default asset lifetime.
+  test('an expired asset: referencing it is 410 ASSET_EXPIRED in both; reading it answers the choice', async () => {
+    const uploaded = await call(server(), 'POST', '/v1/assets', { raw: pngImage(), contentType: 'image/png' });
+    server().advance(25 * 60 * 60 * 1000);
+    const referenced = await call(server(), 'POST', '/v1/decide', { body: { context: [{ type: 'image', asset_id: uploaded.json.id }], questions: decideBody.questions } });
+    expect([referenced.status, referenced.json.error.code]).toEqual([410, 'ASSET_EXPIRED']);
+    const read = await call(server(), 'GET', `/v1/assets/${uploaded.json.id}`);
+    expect([read.status, read.json.error.code]).toEqual([choice('asset-read-after-expiry', 'status'), choice('asset-read-after-expiry', 'code')]);
   });
 });

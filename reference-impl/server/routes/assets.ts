@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { referenceChoice, schemaValidator } from '../../../spec/index.ts';
 import { inspectUpload } from '../../assets/media.ts';
-import { assetFailure, type AssetStore } from '../../assets/store.ts';
+import { assetFailure, type AssetLookupFailure, type AssetStore } from '../../assets/store.ts';
 import { failure, sendFailure } from '../errors.ts';
 
 export const UPLOAD_PATH = '/v1/assets';
@@ -21,6 +21,14 @@ export const maxUploadBytes = Math.max(
  * inspectUpload, not the body parser, decides whether the type is acceptable.
  */
 export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; ttlOf(projectId: string): number | undefined }): Promise<void> {
+  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase } = app.profile;
+  /** The asset as the profile shows it (open point sha256-encoding). */
+  const shown = <T extends { sha256: string }>(asset: T): T => (sha256LetterCase === 'upper' ? { ...asset, sha256: asset.sha256.toUpperCase() } : asset);
+  /** A failed read or delete (open points asset-after-delete and asset-read-after-expiry). */
+  const readFailure = (reason: AssetLookupFailure, assetId: string) => {
+    const answer = assetFailure(reason, assetId, assetAfterDeleteCode);
+    return reason === 'expired' ? failure(expiredReadCode, answer.message) : answer;
+  };
   await app.register(async (uploads) => {
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxUploadBytes }, (_request, body, done) => done(null, body));
@@ -29,11 +37,10 @@ export async function registerAssets(app: FastifyInstance, deps: { assets: Asset
       const verdict = await inspectUpload(bytes, request.headers['content-type']);
       if (!verdict.ok) return sendFailure(request, reply, failure(verdict.code, verdict.message));
       const asset = await deps.assets.put(request.projectId, bytes, verdict.mimeType, deps.ttlOf(request.projectId));
-      return reply.code(201).send(asset);
+      return reply.code(201).send(shown(asset));
     });
   });
 
-  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode } = app.profile;
   const withAsset = (action: 'read' | 'delete') => async (request: import('fastify').FastifyRequest<{ Params: { asset_id: string } }>, reply: import('fastify').FastifyReply) => {
     const assetId = request.params.asset_id;
     if (!isAssetId(assetId).valid) {
@@ -41,11 +48,11 @@ export async function registerAssets(app: FastifyInstance, deps: { assets: Asset
     }
     if (action === 'read') {
       const found = deps.assets.lookup(request.projectId, assetId);
-      if (!found.ok) return sendFailure(request, reply, assetFailure(found.reason, assetId, assetAfterDeleteCode));
-      return reply.code(assetReadStatus).send(found.asset);
+      if (!found.ok) return sendFailure(request, reply, readFailure(found.reason, assetId));
+      return reply.code(assetReadStatus).send(shown(found.asset));
     }
     const removed = await deps.assets.remove(request.projectId, assetId);
-    if (!removed.ok) return sendFailure(request, reply, assetFailure(removed.reason, assetId, assetAfterDeleteCode));
+    if (!removed.ok) return sendFailure(request, reply, readFailure(removed.reason, assetId));
     return reply.code(assetDeleteStatus).send(removed.deleted);
   };
   app.get(`${UPLOAD_PATH}/:asset_id`, withAsset('read'));
