@@ -25,6 +25,10 @@ export interface ServerProfile {
   assetAfterDeleteCode: string;
   /** asset-read-after-expiry: the code for reading or deleting an expired asset (referencing one is 410 ASSET_EXPIRED, seed 3). */
   expiredReadCode: string;
+  /** part-asset-family: the code for a part that references an asset of another family. */
+  partFamilyMismatchCode: string;
+  /** upload-media-type-parameters: accept an upload Content-Type with parameters, or refuse it. */
+  uploadTypeParameters: 'accept' | 'refuse';
   /** sha256-encoding: the letter case of the asset's hexadecimal sha256. */
   sha256LetterCase: 'lower' | 'upper';
   /** unknown-route */
@@ -53,6 +57,8 @@ export function serverProfile(name: ProfileName): ServerProfile {
     assetAfterDeleteCode: pick<string>('asset-after-delete', 'code'),
     expiredReadCode: pick<string>('asset-read-after-expiry', 'code'),
     sha256LetterCase: pick<'lower' | 'upper'>('sha256-encoding', 'letter_case'),
+    partFamilyMismatchCode: pick<string>('part-asset-family', 'code'),
+    uploadTypeParameters: pick<'accept' | 'refuse'>('upload-media-type-parameters', 'parameters'),
     unknownRouteCode: pick<string>('unknown-route', 'code'),
     jsonAlsoAccepts: pick<string[]>('json-content-type', 'accepted_types'),
     invalidCallerRequestId: pick<'replace' | 'refuse'>('invalid-caller-request-id', 'action'),

@@ -21,7 +21,7 @@ export const maxUploadBytes = Math.max(
  * inspectUpload, not the body parser, decides whether the type is acceptable.
  */
 export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; ttlOf(projectId: string): number | undefined }): Promise<void> {
-  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase } = app.profile;
+  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase, uploadTypeParameters } = app.profile;
   /** The asset as the profile shows it (open point sha256-encoding). */
   const shown = <T extends { sha256: string }>(asset: T): T => (sha256LetterCase === 'upper' ? { ...asset, sha256: asset.sha256.toUpperCase() } : asset);
   /** A failed read or delete (open points asset-after-delete and asset-read-after-expiry). */
@@ -34,6 +34,9 @@ export async function registerAssets(app: FastifyInstance, deps: { assets: Asset
     uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxUploadBytes }, (_request, body, done) => done(null, body));
     uploads.post(UPLOAD_PATH, { bodyLimit: maxUploadBytes }, async (request, reply) => {
       const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      if (uploadTypeParameters === 'refuse' && request.headers['content-type']?.includes(';')) {
+        return sendFailure(request, reply, failure('UNSUPPORTED_MIME_TYPE', 'Send the bare MIME type of the file as Content-Type, without parameters.'));
+      }
       const verdict = await inspectUpload(bytes, request.headers['content-type']);
       if (!verdict.ok) return sendFailure(request, reply, failure(verdict.code, verdict.message));
       const asset = await deps.assets.put(request.projectId, bytes, verdict.mimeType, deps.ttlOf(request.projectId));

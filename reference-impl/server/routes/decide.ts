@@ -7,6 +7,7 @@ import { assetFailure, type AssetStore } from '../../assets/store.ts';
 import type { DecisionEngine } from '../../decision/index.ts';
 import { checkDecideRequest, partLabel } from '../decide-request.ts';
 import type { DecisionLog } from '../decision-log.ts';
+import type { ServerProfile } from '../profile.ts';
 import { failure, sendFailure, type ApiFailure } from '../errors.ts';
 import { MODEL_ID } from './models.ts';
 
@@ -28,7 +29,7 @@ async function contextText(
   body: Schemas['DecideRequest'],
   projectId: string,
   assets: AssetStore,
-  afterDeleteCode: string,
+  profile: Pick<ServerProfile, 'assetAfterDeleteCode' | 'partFamilyMismatchCode'>,
 ): Promise<{ text: string } | { failure: ApiFailure }> {
   if (typeof body.context === 'string') return { text: body.context };
   const pieces: string[] = [];
@@ -40,12 +41,12 @@ async function contextText(
     const where = `/context/${index}${partLabel(body, `/context/${index}`)}`;
     const found = await assets.readBytes(projectId, part.asset_id);
     if (!found.ok) {
-      const { code, message } = assetFailure(found.reason, part.asset_id, afterDeleteCode);
+      const { code, message } = assetFailure(found.reason, part.asset_id, profile.assetAfterDeleteCode);
       return { failure: failure(code, `${where}: ${message}`) };
     }
     const family = familyOf(found.asset.mime_type);
     if (!FAMILIES_BY_PART[part.type]?.includes(family)) {
-      return { failure: failure('INVALID_REQUEST', `${where}: a ${part.type} part cannot reference a ${found.asset.mime_type} asset.`) };
+      return { failure: failure(profile.partFamilyMismatchCode, `${where}: a ${part.type} part cannot reference a ${found.asset.mime_type} asset.`) };
     }
     // Media are read as far as this server can: text assets feed the scorer; other media add
     // nothing yet, and the answer's abstain flag stays advisory (seed 2.4).
@@ -61,7 +62,7 @@ export function registerDecide(app: FastifyInstance, deps: DecideDependencies): 
     if (invalid) return sendFailure(request, reply, invalid);
     const body = request.body as Schemas['DecideRequest'];
 
-    const context = await contextText(body, request.projectId, deps.assets, app.profile.assetAfterDeleteCode);
+    const context = await contextText(body, request.projectId, deps.assets, app.profile);
     if ('failure' in context) return sendFailure(request, reply, context.failure);
 
     let decision;
