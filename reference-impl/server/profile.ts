@@ -29,6 +29,8 @@ export interface ServerProfile {
   partFamilyMismatchCode: string;
   /** upload-media-type-parameters: accept an upload Content-Type with parameters, or refuse it. */
   uploadTypeParameters: 'accept' | 'refuse';
+  /** size-units: each family's file size limit in bytes. */
+  fileSizeLimits: Record<'image' | 'document' | 'audio', number>;
   /** sha256-encoding: the letter case of the asset's hexadecimal sha256. */
   sha256LetterCase: 'lower' | 'upper';
   /** unknown-route */
@@ -58,6 +60,11 @@ export function serverProfile(name: ProfileName): ServerProfile {
     expiredReadCode: pick<string>('asset-read-after-expiry', 'code'),
     sha256LetterCase: pick<'lower' | 'upper'>('sha256-encoding', 'letter_case'),
     partFamilyMismatchCode: pick<string>('part-asset-family', 'code'),
+    fileSizeLimits: {
+      image: pick<number>('size-units', 'image_max_bytes'),
+      document: pick<number>('size-units', 'document_max_bytes'),
+      audio: pick<number>('size-units', 'audio_max_bytes'),
+    },
     uploadTypeParameters: pick<'accept' | 'refuse'>('upload-media-type-parameters', 'parameters'),
     unknownRouteCode: pick<string>('unknown-route', 'code'),
     jsonAlsoAccepts: pick<string[]>('json-content-type', 'accepted_types'),

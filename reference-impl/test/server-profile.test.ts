@@ -27,7 +27,7 @@ test('a profile is read from the spec: every value of the alternate profile is a
   expect(profileOf([], { DECISION_PROFILE: 'alternate' })).toBe('alternate');
   expect(profileOf(['--profile', 'reference'], { DECISION_PROFILE: 'alternate' })).toBe('reference');
   // Every open point the alternate profile claims to serve is one the profile reads.
-  const read = ['part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses'];
+  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses'];
   expect(openPoints.filter((point) => point.alternateChoice.served).map((point) => point.id).sort()).toEqual([...read].sort());
 });
 
@@ -79,6 +79,9 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
   test('assets: read and delete statuses, a malformed id, and a deleted asset answer their choices', async () => {
     const uploaded = await call(server(), 'POST', '/v1/assets', { raw: pngImage(), contentType: 'image/png' });
     expect(uploaded.status).toBe(201);
+    // Between the decimal and the binary reading of 10 MB: over the limit in one profile only.
+    const between = await call(server(), 'POST', '/v1/assets', { raw: pngImage({ totalBytes: 10_200_000 }), contentType: 'image/png' });
+    expect(between.status).toBe(choice('size-units', 'image_max_bytes') === 10_000_000 ? 413 : 201);
     const withParameters = await call(server(), 'POST', '/v1/assets', { raw: 'Order 1234 arrived damaged.', contentType: 'text/plain; charset=utf-8' });
     expect(withParameters.status).toBe(profile === 'reference' ? 201 : 415);
     const familyMismatch = await call(server(), 'POST', '/v1/decide', { body: { context: [{ type: 'audio', asset_id: uploaded.json.id }], questions: decideBody.questions } });

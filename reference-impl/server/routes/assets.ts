@@ -1,6 +1,6 @@
 // POST /v1/assets, GET and DELETE /v1/assets/{asset_id} (seed 2.5, 3, 4.5 to 4.7).
 import type { FastifyInstance } from 'fastify';
-import { referenceChoice, schemaValidator } from '../../../spec/index.ts';
+import { schemaValidator } from '../../../spec/index.ts';
 import { inspectUpload } from '../../assets/media.ts';
 import { assetFailure, type AssetLookupFailure, type AssetStore } from '../../assets/store.ts';
 import { failure, sendFailure } from '../errors.ts';
@@ -9,19 +9,14 @@ export const UPLOAD_PATH = '/v1/assets';
 
 const isAssetId = schemaValidator('AssetId');
 
-/** The largest file of any family: the upload body limit (open point upload-body-limit). */
-export const maxUploadBytes = Math.max(
-  referenceChoice<number>('size-units', 'image_max_bytes'),
-  referenceChoice<number>('size-units', 'document_max_bytes'),
-  referenceChoice<number>('size-units', 'audio_max_bytes'),
-);
-
 /**
  * Registered in its own encapsulated context: uploads take any Content-Type as raw bytes, and
  * inspectUpload, not the body parser, decides whether the type is acceptable.
  */
 export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; ttlOf(projectId: string): number | undefined }): Promise<void> {
-  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase, uploadTypeParameters } = app.profile;
+  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase, uploadTypeParameters, fileSizeLimits } = app.profile;
+  /** The largest file of any family: the upload body limit (open point upload-body-limit). */
+  const maxUploadBytes = Math.max(...Object.values(fileSizeLimits));
   /** The asset as the profile shows it (open point sha256-encoding). */
   const shown = <T extends { sha256: string }>(asset: T): T => (sha256LetterCase === 'upper' ? { ...asset, sha256: asset.sha256.toUpperCase() } : asset);
   /** A failed read or delete (open points asset-after-delete and asset-read-after-expiry). */
@@ -37,7 +32,7 @@ export async function registerAssets(app: FastifyInstance, deps: { assets: Asset
       if (uploadTypeParameters === 'refuse' && request.headers['content-type']?.includes(';')) {
         return sendFailure(request, reply, failure('UNSUPPORTED_MIME_TYPE', 'Send the bare MIME type of the file as Content-Type, without parameters.'));
       }
-      const verdict = await inspectUpload(bytes, request.headers['content-type']);
+      const verdict = await inspectUpload(bytes, request.headers['content-type'], (family) => fileSizeLimits[family]);
       if (!verdict.ok) return sendFailure(request, reply, failure(verdict.code, verdict.message));
       const asset = await deps.assets.put(request.projectId, bytes, verdict.mimeType, deps.ttlOf(request.projectId));
       return reply.code(201).send(shown(asset));
