@@ -1,6 +1,7 @@
 // Options of `decision-conformance run`: flags, then environment, then defaults.
 import { parseArgs } from 'node:util';
 import { ALL_CAPABILITIES, type Capability } from '../harness/check.ts';
+import { PROFILE_NAMES, type ProfileName } from '../reference-impl/server/profile.ts';
 
 export const SUITES = ['conformance', 'property'] as const;
 export type Suite = (typeof SUITES)[number];
@@ -8,6 +9,8 @@ export type Suite = (typeof SUITES)[number];
 export interface RunSettings {
   /** Undefined: start the bundled reference server (the embedded default). */
   baseUrl?: string;
+  /** The bundled server's choices on the spec's open points (without --base-url only). */
+  referenceProfile: ProfileName;
   keyA?: string;
   keyB?: string;
   expiry?: { key: string; ttlMs: number };
@@ -38,6 +41,7 @@ Target (without --base-url, the bundled reference server is started and tested):
   --expiry-api-key KEY        a key of a project whose assets expire quickly (or env DECISION_EXPIRY_API_KEY)
   --expiry-ttl-seconds N      that project's asset lifetime, at most 60 (or env DECISION_EXPIRY_TTL_SECONDS)
   --capabilities LIST         what the target implements: ${ALL_CAPABILITIES.join(',')} (default: all)
+  --reference-profile NAME    without --base-url: the bundled server's open-point choices, ${PROFILE_NAMES.join(' or ')} (default reference)
 
 Selection:
   --suite LIST                suites to run: ${SUITES.join(',')} (default: conformance)
@@ -111,6 +115,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
         'expiry-api-key': { type: 'string' },
         'expiry-ttl-seconds': { type: 'string' },
         capabilities: { type: 'string' },
+        'reference-profile': { type: 'string' },
         suite: { type: 'string' },
         only: { type: 'string' },
         skip: { type: 'string' },
@@ -135,6 +140,10 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
   const keyB = values['api-key-b'] ?? env.DECISION_API_KEY_B;
   if (baseUrl !== undefined && !keyA) throw new UsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
 
+  const referenceProfile = values['reference-profile'] ?? 'reference';
+  if (!(PROFILE_NAMES as readonly string[]).includes(referenceProfile)) throw new UsageError(`--reference-profile must be ${PROFILE_NAMES.join(' or ')}; got "${referenceProfile}"`);
+  if (baseUrl !== undefined && values['reference-profile'] !== undefined) throw new UsageError('--reference-profile is for the bundled reference server; it does not apply with --base-url');
+
   const expiryKey = values['expiry-api-key'] ?? env.DECISION_EXPIRY_API_KEY;
   const expiryTtl = values['expiry-ttl-seconds'] ?? env.DECISION_EXPIRY_TTL_SECONDS;
   if (baseUrl === undefined && (keyA || keyB || expiryKey)) throw new UsageError('keys are only for --base-url; the bundled reference server makes its own');
@@ -148,6 +157,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
 
   return {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
+    referenceProfile: referenceProfile as ProfileName,
     ...(keyA ? { keyA } : {}),
     ...(keyB ? { keyB } : {}),
     ...(expiryKey && expiryTtl ? { expiry: { key: expiryKey, ttlMs: positiveInteger('expiry-ttl-seconds', expiryTtl, 1) * 1000 } } : {}),

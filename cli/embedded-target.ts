@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createReferenceServer } from '../reference-impl/server/app.ts';
+import type { ProfileName } from '../reference-impl/server/profile.ts';
 
 export const EMBEDDED_SHORT_TTL_MS = 3_000;
 
@@ -16,12 +17,15 @@ export interface EmbeddedTarget {
   /** A key of a project whose assets live EMBEDDED_SHORT_TTL_MS. */
   keyShortTtl: string;
   shortTtlMs: number;
+  /** Which choice the server makes on the spec's open points. */
+  profile: ProfileName;
   stop(): Promise<void>;
 }
 
 const newKey = (label: string) => `svc_live_${label}_${randomBytes(12).toString('hex')}`;
 
-export async function startEmbeddedTarget(options: { shortTtlMs?: number } = {}): Promise<EmbeddedTarget> {
+export async function startEmbeddedTarget(options: { shortTtlMs?: number; profile?: ProfileName } = {}): Promise<EmbeddedTarget> {
+  const profile = options.profile ?? 'reference';
   const dataDir = mkdtempSync(join(tmpdir(), 'decision-embedded-'));
   const shortTtlMs = options.shortTtlMs ?? EMBEDDED_SHORT_TTL_MS;
   const keyA = newKey('a');
@@ -37,6 +41,7 @@ export async function startEmbeddedTarget(options: { shortTtlMs?: number } = {})
     // The suites send bursts; the embedded server must not rate-limit the run itself.
     rateLimit: { perSecond: 100_000, burst: 100_000 },
     logger: false,
+    profile,
   });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
@@ -45,6 +50,7 @@ export async function startEmbeddedTarget(options: { shortTtlMs?: number } = {})
     keyB,
     keyShortTtl,
     shortTtlMs,
+    profile,
     async stop() {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });

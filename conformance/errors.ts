@@ -4,12 +4,12 @@
 // induce errors of several kinds and look at the body, its media type and what it leaks, and
 // record what the open points (unknown routes, name-only codes, a null request_id) answer.
 import { referenceChoice } from '../spec/index.ts';
-import { statusWithCode, unknownAssetId } from '../harness/assets-support.ts';
-import { area, type Check } from '../harness/check.ts';
+import { decideReferencing, isSuccess, statusWithCode, unknownAssetId, uploadSample } from '../harness/assets-support.ts';
+import { area, CheckFailure, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { describeReply, expectErrorBody } from '../harness/expect.ts';
+import { describeReply, expectErrorBody, expectValidBody } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
-import { decideBody } from '../harness/requests.ts';
+import { choiceQuestion, decideBody, postDecideText } from '../harness/requests.ts';
 
 const UNKNOWN_ROUTE = '/v1/conformance-no-such-route';
 const MALFORMED_JSON = '{"context": "My order arrived damaged.", "questions": {"topic": ';
@@ -61,6 +61,62 @@ function errorBodyCheck(id: string, induced: InducedError, seedSections: string[
   };
 }
 
+/**
+ * Requests whose answer is an open point, with what the seed still states about it: whether a
+ * success is allowed at all (`mayServe`), and otherwise that a refusal is a 4xx in the error body
+ * of seed 7 with its request id. The exact status and code stay open (observed elsewhere).
+ */
+interface OpenOutcome extends InducedError {
+  openPoint: string;
+  mayServe: boolean;
+}
+
+const openOutcomes: OpenOutcome[] = [
+  { ...inducedErrors.unknownRoute, openPoint: 'unknown-route', mayServe: false },
+  {
+    cause: 'a valid decide body sent as text/plain',
+    operationId: 'decide',
+    openPoint: 'json-content-type',
+    mayServe: true,
+    send: (t) => postDecideText(t.a, JSON.stringify(decideBody()), 'text/plain'),
+  },
+  { cause: 'a caller X-Request-ID of 129 characters', operationId: 'decide', openPoint: 'invalid-caller-request-id', mayServe: true, send: (t) => t.a.decide(decideBody(), { 'x-request-id': 'r'.repeat(129) }) },
+  { cause: 'a choice question with no options', operationId: 'decide', openPoint: 'id-format-and-count', mayServe: true, send: (t) => t.a.decide({ ...decideBody(), questions: { topic: choiceQuestion({}) } }) },
+  { cause: 'a noul question without instructions', operationId: 'decide', openPoint: 'noul-instructions-required', mayServe: true, send: (t) => t.a.decide({ ...decideBody(), questions: { refund: { type: 'noul' } } }) },
+  { cause: 'a decide body naming a model', operationId: 'decide', openPoint: 'model-selection', mayServe: true, send: (t) => t.a.decide({ ...decideBody(), model: 'svc-one-v1' }) },
+  { cause: 'GET of an asset id that breaks the asset id pattern', operationId: 'getAsset', openPoint: 'malformed-asset-id-in-path', mayServe: false, send: (t) => t.a.send({ method: 'GET', path: '/v1/assets/not-an-asset' }) },
+];
+
+/** A deleted asset, referenced and read again (open point asset-after-delete): never usable in a decision (seed 3); what a read answers is open. */
+async function afterDeleteOutcomes(t: CheckContext): Promise<Array<{ outcome: Omit<OpenOutcome, 'send'>; reply: Reply }>> {
+  const { asset } = await uploadSample(t.a, 'image/png');
+  const deleted = await t.a.deleteAsset(asset.id);
+  if (!isSuccess(deleted)) t.fail(`a 2xx for DELETE /v1/assets/${asset.id} by its owner`, describeReply(deleted));
+  const base = { openPoint: 'asset-after-delete' };
+  return [
+    { outcome: { ...base, cause: 'a decision referencing a deleted asset', operationId: 'decide', mayServe: false }, reply: await decideReferencing(t.a, asset.id, 'image') },
+    { outcome: { ...base, cause: 'GET of a deleted asset', operationId: 'getAsset', mayServe: true }, reply: await t.a.getAsset(asset.id) },
+  ];
+}
+
+/** Seed 7 inside an open point: a success only where the seed allows one, otherwise a 4xx in the error body with its request id. */
+function judgeOpenOutcome(t: CheckContext, outcome: Omit<OpenOutcome, 'send'>, reply: Reply): void {
+  const where = `${outcome.cause} (open point ${outcome.openPoint})`;
+  if (isSuccess(reply)) {
+    if (!outcome.mayServe) t.fail(`a refusal of ${where}`, describeReply(reply));
+    // Served: it is answered as the valid request it stands for.
+    if (outcome.operationId === 'decide') expectValidBody(reply, 'decide');
+    return;
+  }
+  if (reply.status < 400 || reply.status >= 500) t.fail(`a 2xx or a 4xx for ${where}, never a 5xx or a redirect`, describeReply(reply));
+  try {
+    expectErrorBody(reply, undefined, outcome.operationId);
+  } catch (error) {
+    if (error instanceof CheckFailure) t.fail(`${error.expected} for ${where}`, error.observed);
+    throw error;
+  }
+}
+
 /** Signs of a server's internals: stack frames, tracebacks and source file paths. */
 const INTERNALS: Array<{ name: string; pattern: RegExp }> = [
   { name: 'a stack frame', pattern: /\bat\s+(?:\S+\s+\()?(?:file:\/\/|node:|\/|[A-Za-z]:\\)\S*:\d+(?::\d+)?\)?/ },
@@ -106,6 +162,27 @@ export const errorChecks: Check[] = area('errors', [
     },
   },
   {
+    id: 'ERRORS-OPEN-REFUSALS-BOUNDED',
+    level: 'MUST',
+    seedSections: ['4', '7', '2.7'],
+    bounds: [...new Set(openOutcomes.map((outcome) => outcome.openPoint))],
+    title: 'Where the answer is an open point (unknown route, text/plain JSON, invalid caller id, no options, noul without instructions, a model field, a malformed asset id), a refusal is a 4xx in the error body with the request id',
+    async run(t) {
+      for (const outcome of openOutcomes) judgeOpenOutcome(t, outcome, await outcome.send(t));
+    },
+  },
+  {
+    id: 'ERRORS-AFTER-DELETE-BOUNDED',
+    level: 'MUST',
+    seedSections: ['3', '7'],
+    bounds: ['asset-after-delete'],
+    requires: { capabilities: ['assets', 'multimodal'] },
+    title: 'A decision referencing a deleted asset is refused, and so is a read if refused at all, with a 4xx in the error body and the request id (the code is open)',
+    async run(t) {
+      for (const { outcome, reply } of await afterDeleteOutcomes(t)) judgeOpenOutcome(t, outcome, reply);
+    },
+  },
+  {
     id: 'ERRORS-UNKNOWN-ROUTE-STATUS',
     level: 'OBSERVE',
     seedSections: ['7'],
@@ -117,6 +194,21 @@ export const errorChecks: Check[] = area('errors', [
         summary: statusWithCode(reply),
         matchesReference: reply.status === referenceChoice<number>('unknown-route', 'status') && reply.json?.error?.code === referenceChoice<string>('unknown-route', 'code'),
       });
+    },
+  },
+  {
+    id: 'ERRORS-REQUEST-ID-NOT-NULL',
+    level: 'SHOULD',
+    seedSections: ['7', '2.7'],
+    bounds: ['error-request-id-null'],
+    title: 'error.request_id is the request id, not null, when the response carries an X-Request-ID (seed 7: "same as X-Request-ID")',
+    async run(t) {
+      for (const { error, reply } of await inducedReplies(t, Object.values(inducedErrors))) {
+        const header = reply.headers['x-request-id'];
+        if (header !== undefined && reply.json?.error?.request_id === null) {
+          t.fail(`error.request_id ${JSON.stringify(header)}, the X-Request-ID of the error answering ${error.cause}`, 'null');
+        }
+      }
     },
   },
   {

@@ -3,7 +3,7 @@
 import { openapiDocument, schemaValidator, type JsonObject } from '../spec/index.ts';
 import { area, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { expectSuccess } from '../harness/expect.ts';
+import { describeReply, expectErrorBody, expectSuccess } from '../harness/expect.ts';
 import type { Reply, SentRequest } from '../harness/http.ts';
 import { decideBody, replyOutcome } from '../harness/requests.ts';
 
@@ -16,6 +16,18 @@ const isValidRequestId = schemaValidator('RequestId', 'contract');
 const CALLER_ID = 'a.b_c:d-9';
 /** 128 characters, the longest caller id (seed 8). */
 const LONGEST_CALLER_ID = 'trace.128_chars:Aa9-'.repeat(7).slice(0, 128);
+/** Letters of both cases and every punctuation mark: kept exactly, never case-folded (seed 2.7). */
+const MIXED_CASE_CALLER_ID = 'Trace.ID_Mixed:Case-aBc';
+/**
+ * Caller ids that break 2.7's form, each a near miss of a valid one: one character too long, a
+ * space, a slash, a non-ASCII letter. What the server does instead is open; echoing them is not.
+ */
+const INVALID_CALLER_IDS: ReadonlyArray<readonly [string, string]> = [
+  ['129 characters', `${LONGEST_CALLER_ID}x`],
+  ['a space', 'trace id'],
+  ['a slash', 'trace/42'],
+  ['a non-ASCII letter', 'trace.\u00e9t\u00e9'],
+];
 /** A well-formed asset id nobody uploaded. */
 const UNKNOWN_ASSET = 'asset_conformance0000';
 
@@ -119,6 +131,35 @@ export const requestIdChecks: Check[] = area('request-ids', [
     },
   },
   {
+    id: 'REQID-CALLER-CASE-KEPT',
+    level: 'MUST',
+    seedSections: ['2.7'],
+    title: `A caller id mixing upper and lower case (${MIXED_CASE_CALLER_ID}) is returned exactly, not case-folded`,
+    async run(t) {
+      const header = (await t.a.decide(decideBody(), { 'x-request-id': MIXED_CASE_CALLER_ID })).headers['x-request-id'];
+      if (header !== MIXED_CASE_CALLER_ID) t.fail(`X-Request-ID ${JSON.stringify(MIXED_CASE_CALLER_ID)} exactly`, JSON.stringify(header));
+    },
+  },
+  {
+    id: 'REQID-INVALID-CALLER-NOT-ECHOED',
+    level: 'MUST',
+    seedSections: ['2.7', '7', '8'],
+    bounds: ['invalid-caller-request-id'],
+    title: 'An invalid caller id (129 characters, a space, a slash, a non-ASCII letter) is never returned: the request is served or refused in the error body, under a generated req_<hex> id',
+    async run(t) {
+      for (const [label, sent] of INVALID_CALLER_IDS) {
+        const reply = await t.a.decide(decideBody(), { 'x-request-id': sent });
+        const what = `a caller id with ${label}`;
+        if (reply.headers['x-request-id'] === sent) t.fail(`the invalid caller id not returned as X-Request-ID (${what})`, 'the sent id echoed');
+        const id = requestIdOn(t, `a decide with ${what}`, reply);
+        // Seed 2.7: a caller id is kept only if valid; otherwise the service generates req_<hex>.
+        if (!GENERATED_ID.test(id)) t.fail(`a generated req_<hex> id in place of ${what}`, JSON.stringify(id));
+        if (reply.status >= 500 || (reply.status >= 300 && reply.status < 400)) t.fail(`the decide served (2xx) or refused (4xx) for ${what}`, describeReply(reply));
+        if (reply.status >= 400) expectErrorBody(reply);
+      }
+    },
+  },
+  {
     id: 'REQID-GENERATED-FORM',
     level: 'MUST',
     seedSections: ['2.7'],
@@ -187,10 +228,10 @@ export const requestIdChecks: Check[] = area('request-ids', [
     level: 'OBSERVE',
     seedSections: ['2.7'],
     openPoint: 'invalid-caller-request-id',
-    title: 'What a caller id of 129 characters, or one with a space, leads to',
+    title: 'What a caller id of 129 characters, or with a space, a slash or a non-ASCII letter, leads to: served or refused',
     async run(t) {
       const outcomes = [];
-      for (const [label, sent] of [['129 characters', 'x'.repeat(129)], ['with a space', 'trace id']] as const) {
+      for (const [label, sent] of INVALID_CALLER_IDS) {
         outcomes.push({ label, ...describeInvalidIdOutcome(sent, await t.a.decide(decideBody(), { 'x-request-id': sent })) });
       }
       t.observe({

@@ -29,6 +29,12 @@ export interface CheckMeta {
   requires?: CheckRequirements;
   /** For OBSERVE checks: the spec's open point whose reference choice the observation is shown beside. */
   openPoint?: string;
+  /**
+   * For MUST and SHOULD checks inside an open point: the open points whose seed-stated bounds
+   * (x-seed-bounds) the check enforces. Such a check judges only what the seed states, never a
+   * reference choice, so every server choice the seed allows passes it.
+   */
+  bounds?: string[];
 }
 
 export interface Check extends CheckMeta {

@@ -88,8 +88,16 @@ function judgeAnswered(reply: Reply, body: WireObject): void {
   if (outputFields.length > 0) throw new CheckFailure('usage reported as input_tokens only (seed 1: no output tokens)', outputFields.join(', '));
 }
 
-/** Seed 7 and the mutation's rule: the stated status and code in the seed's error body; never a 2xx, never a 5xx. */
-function judgeRefused(reply: Reply, mutation: DecideMutation): void {
+/**
+ * Seed 7 and the mutation's rule: the stated status and code in the seed's error body; never a
+ * 5xx, and never a 2xx unless whether to refuse is open (then the answer is judged as valid).
+ */
+function judgeRefused(reply: Reply, mutated: MutatedBody & { mutation: DecideMutation }): void {
+  const { mutation } = mutated;
+  if (mutation.expected.status === 'refused-or-answered' && isSuccess(reply)) {
+    if (!mutated.answeredAs) throw new Error(`Mutation ${mutation.name} gives no request to judge its answer by`);
+    return judgeAnswered(reply, mutated.answeredAs);
+  }
   const wanted = `${describeExpectation(mutation.expected)} for ${mutation.name} (${mutation.rule}; seed ${mutation.seedSections.join(', ')})`;
   if (reply.status < 400 || reply.status >= 500) throw new CheckFailure(wanted, describeReply(reply));
   const code = reply.json?.error?.code;
@@ -297,7 +305,7 @@ function mutationSpec(t: CheckContext, mutation: DecideMutation, pool: AssetPool
     requestsOf: (mutated) => [{ text: mutatedText(mutated), contentType: mutated.contentType }],
     show: (mutated) => `Mutation ${mutated.mutation.name} (breaks: ${mutated.mutation.rule}; seed ${mutated.mutation.seedSections.join(', ')}):\n${showMutated(mutated)}`,
     async run(mutated) {
-      judgeRefused(await send(t, { text: mutatedText(mutated), contentType: mutated.contentType }), mutated.mutation);
+      judgeRefused(await send(t, { text: mutatedText(mutated), contentType: mutated.contentType }), mutated);
     },
   };
 }

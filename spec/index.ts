@@ -3,8 +3,8 @@ export { openapiDocument, openapiJson, specPath, specSha256, specVersion, resolv
 export type { Json, JsonObject } from './document.ts';
 export { operations, operation, documentedResponse } from './operations.ts';
 export type { Operation, HttpMethod } from './operations.ts';
-export { openPoints, openPoint, referenceChoice } from './open-points.ts';
-export type { OpenPoint } from './open-points.ts';
+export { openPoints, openPoint, referenceChoice, alternateChoice, choiceOf } from './open-points.ts';
+export type { OpenPoint, Choice, ChoiceName } from './open-points.ts';
 export { seedSections, hardRuleSections, seedSectionIndex } from './seed-sections.ts';
 export type { SeedSection } from './seed-sections.ts';
 export { errorCodes, errorCode } from './error-codes.ts';

@@ -35,7 +35,7 @@ const readReports = (dir: string) => readdirSync(dir).map((file) => readFileSync
 
 describe('usage', () => {
   test('unknown options, bad values and keys without a target exit 2 with the reason', async () => {
-    const cases = [['run', '--expiry-api-key', 'svc_live_x', '--expiry-ttl-seconds', '3'], ['run', '--bogus'], ['run', '--timeout-ms', 'soon'], ['run', '--capabilities', 'video'], ['run', '--api-key', 'svc_live_x'], ['run', '--base-url', 'http://127.0.0.1:9'], ['frobnicate']];
+    const cases = [['run', '--expiry-api-key', 'svc_live_x', '--expiry-ttl-seconds', '3'], ['run', '--bogus'], ['run', '--timeout-ms', 'soon'], ['run', '--capabilities', 'video'], ['run', '--api-key', 'svc_live_x'], ['run', '--base-url', 'http://127.0.0.1:9'], ['frobnicate'], ['run', '--reference-profile', 'strict'], ['run', '--reference-profile', 'alternate', '--base-url', 'http://127.0.0.1:9', '--api-key', 'svc_live_x']];
     const runs = await Promise.all(cases.map((args) => cli(args)));
     runs.forEach((ran, i) => {
       expect(ran.code, cases[i]!.join(' ')).toBe(2);

@@ -131,6 +131,7 @@ describe('reproduce lines of a report', () => {
         keyB: target.keyB,
         expiry: { key: target.keyShortTtl, ttlMs: target.shortTtlMs },
         suites: ['conformance'],
+        referenceProfile: 'reference',
         only: SAMPLE_CHECKS,
         skip: [],
         capabilities: ['multimodal', 'assets', 'noul', 'score', 'multi'],

@@ -18,6 +18,16 @@ describe('models checks', () => {
         mutation: () => ({ response: (received, sent) => (isModels(sent) ? { ...received, headers: { ...received.headers, 'content-type': 'text/html' }, body: Buffer.from('<html><body><ul><li>svc-one-v1</li></ul></body></html>') } : received) }),
       },
     ],
+    'MODELS-NAMES-ALIASES': [
+      {
+        fault: 'lists the current model without its aliases',
+        mutation: () => ({ response: (received, sent) => (isModels(sent) ? rewriteJson(received, () => ({ object: 'list', data: [{ id: 'svc-one-v1', object: 'model' }] })) : received) }),
+      },
+      {
+        fault: 'lists svc-one-v0 but not svc-one-v0.3',
+        mutation: () => ({ response: (received, sent) => (isModels(sent) ? rewriteJson(received, () => ({ models: [{ name: 'svc-one-v1', aliases: ['svc-one-v0'] }] })) : received) }),
+      },
+    ],
     'MODELS-NAMES-CURRENT': [
       {
         fault: 'lists only the alias svc-one-v0',

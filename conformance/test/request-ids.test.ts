@@ -13,6 +13,9 @@ const withIdEverywhere = (received: ProxiedResponse, id: string): ProxiedRespons
   withRequestId(received.status >= 400 ? rewriteJson(received, (body) => ({ error: { ...body.error, request_id: id } })) : received, id);
 const callerSent = (sent: ProxiedRequest) => sent.headers['x-request-id'] !== undefined;
 const isDecide = (sent: ProxiedRequest) => isOperation(sent, 'POST', '/v1/decide');
+/** 2.7's form of a caller id, written out here so that the proofs do not share the checks' reading of it. */
+const isWellFormedCallerId = (id: string) => /^[A-Za-z0-9._:-]{1,128}$/.test(id);
+const invalidCallerId = (sent: ProxiedRequest) => callerSent(sent) && !isWellFormedCallerId(sent.headers['x-request-id']!);
 
 describe('request-ids checks', () => {
   proveChecks('request-ids', {
@@ -33,6 +36,26 @@ describe('request-ids checks', () => {
     ],
     'REQID-CALLER-KEPT-128': [
       { fault: 'truncates caller ids to 64 characters', mutation: () => ({ response: (received, sent) => (callerSent(sent) ? withIdEverywhere(received, sent.headers['x-request-id']!.slice(0, 64)) : received) }) },
+    ],
+    'REQID-CALLER-CASE-KEPT': [
+      { fault: 'lower-cases caller ids', mutation: () => ({ response: (received, sent) => (callerSent(sent) ? withIdEverywhere(received, sent.headers['x-request-id']!.toLowerCase()) : received) }) },
+      { fault: 'upper-cases caller ids on decide', mutation: () => ({ response: (received, sent) => (callerSent(sent) && isDecide(sent) ? withIdEverywhere(received, sent.headers['x-request-id']!.toUpperCase()) : received) }) },
+    ],
+    'REQID-INVALID-CALLER-NOT-ECHOED': [
+      { fault: 'echoes invalid caller ids (too long, bad characters) back', mutation: () => ({ response: (received, sent) => (invalidCallerId(sent) ? withIdEverywhere(received, sent.headers['x-request-id']!) : received) }) },
+      { fault: 'echoes a caller id of 129 characters only', mutation: () => ({ response: (received, sent) => (invalidCallerId(sent) && sent.headers['x-request-id']!.length > 128 ? withIdEverywhere(received, sent.headers['x-request-id']!) : received) }) },
+      { fault: 'truncates a too-long caller id to 128 characters', mutation: () => ({ response: (received, sent) => (invalidCallerId(sent) && sent.headers['x-request-id']!.length > 128 ? withIdEverywhere(received, sent.headers['x-request-id']!.slice(0, 128)) : received) }) },
+      { fault: 'replaces bad characters of a caller id with "_"', mutation: () => ({ response: (received, sent) => (invalidCallerId(sent) ? withIdEverywhere(received, sent.headers['x-request-id']!.replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 128)) : received) }) },
+      {
+        fault: 'refuses an invalid caller id with a 400 that has no error body',
+        mutation: () => ({ response: (received, sent) => (invalidCallerId(sent) ? { ...received, status: 400, headers: { ...received.headers, 'content-type': 'text/plain' }, body: Buffer.from('Bad Request') } : received) }),
+      },
+      {
+        fault: 'crashes (500) on an invalid caller id',
+        mutation: () => ({
+          response: (received, sent) => (invalidCallerId(sent) ? { ...received, status: 500, body: Buffer.from(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Internal error.', request_id: received.headers['x-request-id'] } })) } : received),
+        }),
+      },
     ],
     'REQID-GENERATED-FORM': [
       { fault: 'generates UUIDs', mutation: () => ({ response: (received, sent) => (callerSent(sent) ? received : withIdEverywhere(received, randomUUID())) }) },

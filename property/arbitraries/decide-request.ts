@@ -11,7 +11,6 @@
 import fc from 'fast-check';
 import { ALL_CAPABILITIES, type Capability } from '../../harness/check.ts';
 import type { MediaPartType } from '../../harness/requests.ts';
-import { referenceChoice } from '../../spec/index.ts';
 import { assetIdFrom, type AssetPool } from './asset-pool.ts';
 import { inBasicPlane, SchemaConverter, type SchemaHooks, type SchemaSite } from './from-schema.ts';
 import { decideLimits, discriminatorMapping } from './limits.ts';
@@ -26,8 +25,11 @@ export interface DecideGeneration {
   plainIds?: boolean;
 }
 
-/** Zero options is an open point (id-format-and-count): valid requests send at least the reference's minimum. */
-const MIN_OPTIONS = referenceChoice<number>('id-format-and-count', 'min_options');
+/**
+ * Zero options is an open point (id-format-and-count): valid requests send at least one, the
+ * fewest an options object can hold. Not read from the reference choice: this input decides MUST verdicts.
+ */
+const MIN_OPTIONS = 1;
 /** How many options a question may get: past 8, where a server might cut a list short. */
 export const MAX_GENERATED_OPTIONS = 20;
 const MEDIA_TYPES: readonly MediaPartType[] = ['image', 'document', 'audio'];

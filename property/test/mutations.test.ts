@@ -110,11 +110,11 @@ describe('decide mutations', () => {
     expect(byName('too-many-questions').expected).toEqual({ codes: ['INVALID_REQUEST'], status: 'stated' });
     expect(describeExpectation(byName('too-many-questions').expected)).toBe(`status ${errorCode('INVALID_REQUEST').statedStatus} with INVALID_REQUEST`);
     expect(byName('video-part').expected.codes).toEqual([decideLimits.unsupportedPartTypes.video!.code]);
-    expect(byName('too-many-image-parts').expected.codes).toEqual([decideLimits.media.image.code]);
+    expect(byName('too-many-image-parts').expected.codes).toEqual([decideLimits.media.image.code, 'INVALID_REQUEST']);
     expect(describeExpectation(byName('too-many-image-parts').expected)).toMatch(/TOO_MANY_IMAGES \(a 4xx: its status is not stated\)/);
     expect(byName('body-over-256-kib').expected.codes).toBeUndefined();
-    expect(byName('wrong-content-type').expected).toEqual({ status: '4xx', openPoint: 'json-content-type' });
-    expect(describeExpectation(byName('wrong-content-type').expected)).toMatch(/never a 2xx.*open point json-content-type/);
+    expect(byName('wrong-content-type').expected).toEqual({ status: 'refused-or-answered', bounds: ['json-content-type'] });
+    expect(describeExpectation(byName('wrong-content-type').expected)).toMatch(/or a 2xx answering the request.*never a 5xx.*open point json-content-type/);
   });
 
   test('mutations that need capabilities or pooled assets are left out without them', () => {

@@ -1,7 +1,8 @@
 // What a failed asset lookup answers on the wire. The seed states 403 ASSET_FORBIDDEN,
 // 404 ASSET_NOT_FOUND and 410 ASSET_EXPIRED (section 3 and 7); it leaves open what a deleted
 // asset answers, where the reference server follows open point asset-after-delete (404
-// ASSET_NOT_FOUND: a deleted asset is unknown from then on).
+// ASSET_NOT_FOUND: a deleted asset is unknown from then on), unless the server's profile names
+// another code for it.
 import { errorCode, referenceChoice } from '../../spec/index.ts';
 
 export type AssetLookupFailure = 'not_found' | 'forbidden' | 'expired' | 'deleted';
@@ -18,7 +19,7 @@ function stated(code: string): number {
   return status;
 }
 
-export function assetFailure(reason: AssetLookupFailure, assetId?: string): AssetFailure {
+export function assetFailure(reason: AssetLookupFailure, assetId?: string, afterDeleteCode = referenceChoice<string>('asset-after-delete', 'code')): AssetFailure {
   const subject = assetId === undefined ? 'The asset' : `Asset ${assetId}`;
   switch (reason) {
     case 'forbidden':
@@ -30,8 +31,8 @@ export function assetFailure(reason: AssetLookupFailure, assetId?: string): Asse
       return { status: stated('ASSET_EXPIRED'), code: 'ASSET_EXPIRED', message: `${subject} has expired.` };
     case 'deleted':
       return {
-        status: referenceChoice<number>('asset-after-delete', 'status'),
-        code: referenceChoice<string>('asset-after-delete', 'code'),
+        status: errorCode(afterDeleteCode).referenceStatus,
+        code: afterDeleteCode,
         // Worded as for an unknown id: after deletion the asset is unknown (the reference choice).
         message: `${subject} does not exist.`,
       };

@@ -92,7 +92,12 @@ function imageVerdict(bytes: Uint8Array, type: AcceptedMimeType): UploadVerdict 
   return size ? { ok: true, mimeType: type, family: 'image' } : cannotDecode(type);
 }
 
-export async function inspectUpload(bytes: Uint8Array, declaredContentType: string | undefined): Promise<UploadVerdict> {
+/** `maxBytesOf`: each family's file size limit (open point size-units; the reference reading by default). */
+export async function inspectUpload(
+  bytes: Uint8Array,
+  declaredContentType: string | undefined,
+  maxBytesOf: (family: AssetFamily) => number = (family) => familyLimits(family).maxBytes,
+): Promise<UploadVerdict> {
   if (bytes.length === 0) return uploadRejection('INVALID_REQUEST', 'The request body (the raw file) is required.');
 
   const declared = bareMediaType(declaredContentType);
@@ -105,7 +110,7 @@ export async function inspectUpload(bytes: Uint8Array, declaredContentType: stri
   }
 
   const family = familyOf(declared);
-  const { maxBytes } = familyLimits(family);
+  const maxBytes = maxBytesOf(family);
   if (bytes.length > maxBytes) {
     return uploadRejection('ASSET_TOO_LARGE', `${declared} files are limited to ${maxBytes} bytes; got ${bytes.length}.`);
   }

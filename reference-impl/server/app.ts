@@ -10,7 +10,8 @@ import { openDecisionLog } from './decision-log.ts';
 import { installErrorHandlers } from './error-handler.ts';
 import { createKeyRing, type ProjectKeys } from './keys.ts';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.ts';
-import { requestIdFor } from './request-id.ts';
+import { serverProfile, type ProfileName } from './profile.ts';
+import { installCallerRequestIdPolicy, requestIdFor } from './request-id.ts';
 import { registerAssets, UPLOAD_PATH } from './routes/assets.ts';
 import { registerDecide } from './routes/decide.ts';
 import { registerFeedback } from './routes/feedback.ts';
@@ -29,6 +30,15 @@ export interface ReferenceServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** The clock, injectable so that tests can see assets expire. */
   now?: () => number;
+  /** Which choice the server makes on the spec's open points (default: the reference choices). */
+  profile?: ProfileName;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The open-point choices this server makes (profile.ts). */
+    profile: import('./profile.ts').ServerProfile;
+  }
 }
 
 export interface ReferenceServer {
@@ -55,16 +65,19 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
   const assets = await openAssetStore({ dataDir: options.dataDir, ttlMs: options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS, now });
   const decisions = openDecisionLog(join(options.dataDir, 'decisions'), (file, line) => app.log.warn({ file, line }, 'skipped a corrupt record'));
   const clock = () => new Date(now());
+  app.decorate('profile', serverProfile(options.profile ?? 'reference'));
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   installErrorHandlers(app, UPLOAD_PATH);
+  installCallerRequestIdPolicy(app);
   registerService(app);
 
   await app.register(async (v1) => {
-    // JSON endpoints take application/json only (open point json-content-type).
+    // JSON endpoints take application/json, and whatever else the profile reads as JSON (open point json-content-type).
     v1.removeContentTypeParser('text/plain');
+    for (const type of app.profile.jsonAlsoAccepts) v1.addContentTypeParser(type, { parseAs: 'string' }, v1.getDefaultJsonParser('ignore', 'ignore'));
     installAuth(v1, createKeyRing(options.projects), createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now));
     registerDecide(v1, { engine, assets, decisions, now: clock });
     registerFeedback(v1, { decisions, now: clock });

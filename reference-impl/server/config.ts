@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { defaultAssetLifetimeMs } from '../../spec/index.ts';
 import { KEY_PREFIX, type ProjectKeys } from './keys.ts';
+import { profileName, type ProfileName } from './profile.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 
 export interface ServerConfig {
@@ -14,6 +15,7 @@ export interface ServerConfig {
   abstainMargin?: number;
   rateLimit: RateLimitOptions;
   logLevel: string;
+  profile: ProfileName;
 }
 
 /**
@@ -79,6 +81,7 @@ export const USAGE = `Usage: npm run serve -- [options]
   --abstain-margin X       abstain when top-1 minus top-2 probability is below X (env DECISION_ABSTAIN_MARGIN)
   --rate-limit N[/BURST]   requests per second per key, and burst (env DECISION_RATE_LIMIT; default 200/400)
   --log-level LEVEL        pino level: fatal, error, warn, info, debug (env LOG_LEVEL; default info)
+  --profile NAME           reference (default) or alternate: the other choice the seed allows on each open point (env DECISION_PROFILE)
   --help                   print this help`;
 
 export function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig | 'help' {
@@ -94,6 +97,7 @@ export function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       'abstain-margin': { type: 'string' },
       'rate-limit': { type: 'string' },
       'log-level': { type: 'string' },
+      profile: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -118,5 +122,6 @@ export function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     ...(abstainMargin !== undefined ? { abstainMargin: number('abstain-margin', abstainMargin, 0) } : {}),
     rateLimit: { perSecond: rateLimitPerSecond, burst: number('rate-limit', burst, Math.max(DEFAULT_RATE_LIMIT.burst, rateLimitPerSecond)) },
     logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
+    profile: profileName(values.profile ?? env.DECISION_PROFILE),
   };
 }

@@ -39,7 +39,9 @@ export function installErrorHandlers(app: FastifyInstance, uploadPath: string): 
     return sendFailure(request, reply, failure('INTERNAL_ERROR', `Internal error; quote request id ${request.id} when reporting it.`));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendFailure(request, reply, failure('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const { unknownRouteCode, nullRequestIdOn } = app.profile;
+    const answer = failure(unknownRouteCode, `No route ${request.method} ${request.url.split('?')[0]}.`);
+    return sendFailure(request, reply, nullRequestIdOn.includes('unknown-route') ? { ...answer, nullRequestId: true } : answer);
+  });
 }

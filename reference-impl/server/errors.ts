@@ -12,15 +12,21 @@ export interface ApiFailure {
   message: string;
   /** Extra response headers, e.g. Retry-After. */
   headers?: Record<string, string>;
+  /** Leaves error.request_id null (open point error-request-id-null); the header is sent all the same. */
+  nullRequestId?: boolean;
 }
 
 export function failure(code: string, message: string, headers?: Record<string, string>): ApiFailure {
   return headers ? { code, message, headers } : { code, message };
 }
 
-/** Sends a failure in the seed's error body, with the status the spec states (or the reference status). */
-export function sendFailure(request: FastifyRequest, reply: FastifyReply, { code, message, headers }: ApiFailure): FastifyReply {
-  const body: ErrorBody = { error: { code, message, request_id: request.id } };
+/**
+ * Sends a failure in the seed's error body, with the status the spec states (or the reference
+ * status); the server's profile may answer a name-only code with another code (open point name-only-statuses).
+ */
+export function sendFailure(request: FastifyRequest, reply: FastifyReply, { code: raised, message, headers, nullRequestId }: ApiFailure): FastifyReply {
+  const code = request.server.profile.replacedCodes[raised] ?? raised;
+  const body: ErrorBody = { error: { code, message, request_id: nullRequestId ? null : request.id } };
   if (headers) reply.headers(headers);
   return reply.code(errorCode(code).referenceStatus).type('application/json').send(body);
 }

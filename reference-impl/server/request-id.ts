@@ -1,7 +1,9 @@
 // X-Request-ID (seed 2.7): keep a valid caller id, otherwise generate `req_<hex>`.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { schemaValidator } from '../../spec/index.ts';
+import { failure, sendFailure } from './errors.ts';
 
 const isValidRequestId = schemaValidator('RequestId');
 
@@ -10,11 +12,24 @@ export function generateRequestId(): string {
 }
 
 /**
- * Fastify's genReqId. An invalid caller id is ignored rather than rejected (open point
- * invalid-caller-request-id): a tracing header should never make a request fail.
+ * Fastify's genReqId. An invalid caller id is never kept: it is replaced by a generated one,
+ * and the profile may refuse the request as well (installCallerRequestIdPolicy).
  */
 export function requestIdFor(raw: IncomingMessage): string {
   const sent = raw.headers['x-request-id'];
   if (typeof sent === 'string' && isValidRequestId(sent).valid) return sent;
   return generateRequestId();
+}
+
+/**
+ * Open point invalid-caller-request-id: the reference profile serves the request under a
+ * generated id (a tracing header should never make a request fail); the alternate refuses it.
+ */
+export function installCallerRequestIdPolicy(app: FastifyInstance): void {
+  if (app.profile.invalidCallerRequestId !== 'refuse') return;
+  app.addHook('onRequest', async (request, reply) => {
+    const sent = request.headers['x-request-id'];
+    if (sent === undefined || (typeof sent === 'string' && isValidRequestId(sent).valid)) return;
+    return sendFailure(request, reply, failure('INVALID_REQUEST', 'X-Request-ID must be 1 to 128 letters, digits, ".", "_", ":" or "-".'));
+  });
 }

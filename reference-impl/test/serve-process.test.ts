@@ -1,6 +1,7 @@
 // `npm run serve` as a user runs it: prints its address and dev keys, answers, and on SIGTERM
 // finishes the requests in flight before exiting.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,19 +12,24 @@ import { pngImage } from '../../harness/samples/media.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Waits until serve prints its address and both development keys; returns the address and what it printed. */
+function startedServe(child: ChildProcessByStdio<null, Readable, Readable>): Promise<{ baseUrl: string; out: string }> {
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url && out.includes('proj_dev_b')) resolve({ baseUrl: url, out });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+}
+
 test('serve prints the base URL and dev keys, and a SIGTERM lets an in-flight upload finish', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'decision-serve-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'reference-impl/serve.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    let out = '';
-    const baseUrl = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-        if (url && out.includes('proj_dev_b')) resolve(url);
-      });
-      child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-    });
+    const { baseUrl, out } = await startedServe(child);
     const key = /Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1];
     expect(key).toMatch(/^svc_live_/);
 
@@ -48,6 +54,33 @@ test('serve prints the base URL and dev keys, and a SIGTERM lets an in-flight up
     expect(reply.status).toBe(201);
     expect(JSON.parse(reply.body).object).toBe('asset');
     expect(await exited).toBe(0);
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('serve --profile alternate (or env DECISION_PROFILE) serves the alternate open-point choices', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'decision-serve-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-impl/serve.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
+    cwd: root,
+    env: { ...process.env, DECISION_PROFILE: 'alternate' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const { baseUrl, out } = await startedServe(child);
+    expect(out).toContain('Open-point profile: alternate');
+    // The alternate choice of open point unknown-route: 400 INVALID_REQUEST.
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      httpRequest(`${baseUrl}/v1/no-such-route`, { headers: { authorization: `Bearer ${/Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1]}` } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect([status, JSON.parse(body).error.code]).toEqual([400, 'INVALID_REQUEST']);
   } finally {
     child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });

@@ -21,7 +21,7 @@
 //   decision-schema-examples-valid         Schema `examples` arrays validate (spectral:oas only checks `example`).
 //   decision-discriminator-mapping         Seed 2.2-2.4: discriminator mappings agree with the branches' `type` const and oneOf.
 //   decision-open-point-known              Every x-open-point marker names an open point of x-open-points.
-//   decision-open-point-complete           Every open point has id, seed_section, open and x-reference-choice.summary.
+//   decision-open-point-complete           Every open point has id, seed_section, open, x-reference-choice, x-alternate-choice and x-seed-bounds.
 //   decision-bad-request-documented        Seed 4.5, 7: an operation with parameters or a body documents 400.
 //   decision-choice-answer-arithmetic      Seed 2.4, 3: choice examples have confidence = top-1 - top-2 and choice = argmax or null.
 //   decision-seed-limits-in-schemas        Seed 2.1, 2.2, 2.7, 8: every limit in x-seed-limits.schema_keywords is stated by its schema.
@@ -147,7 +147,7 @@ export default {
       { function: openPointKnown },
     ),
     'decision-open-point-complete': rule(
-      'Every open point has an id, a seed_section, what is open, and an x-reference-choice with a summary.',
+      'Every open point has an id, a seed_section, what is open, an x-reference-choice and an x-alternate-choice with a summary, and its x-seed-bounds.',
       '$',
       { function: openPointComplete },
     ),

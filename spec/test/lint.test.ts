@@ -192,6 +192,20 @@ const mutations: Mutation[] = [
     },
   },
   {
+    rule: 'decision-open-point-complete',
+    mutation: 'open point json-content-type loses its alternate choice',
+    breakSpec: (spec) => {
+      delete openPointById(spec, 'json-content-type')['x-alternate-choice'];
+    },
+  },
+  {
+    rule: 'decision-open-point-complete',
+    mutation: 'open point invalid-caller-request-id loses its seed bounds',
+    breakSpec: (spec) => {
+      delete openPointById(spec, 'invalid-caller-request-id')['x-seed-bounds'];
+    },
+  },
+  {
     rule: 'decision-bad-request-documented',
     mutation: 'GET /v1/models, which takes the X-Request-ID parameter, drops its 400',
     breakSpec: (spec) => {

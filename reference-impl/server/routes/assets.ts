@@ -1,54 +1,57 @@
 // POST /v1/assets, GET and DELETE /v1/assets/{asset_id} (seed 2.5, 3, 4.5 to 4.7).
 import type { FastifyInstance } from 'fastify';
-import { referenceChoice, schemaValidator } from '../../../spec/index.ts';
+import { schemaValidator } from '../../../spec/index.ts';
 import { inspectUpload } from '../../assets/media.ts';
-import { assetFailure, type AssetStore } from '../../assets/store.ts';
+import { assetFailure, type AssetLookupFailure, type AssetStore } from '../../assets/store.ts';
 import { failure, sendFailure } from '../errors.ts';
 
 export const UPLOAD_PATH = '/v1/assets';
 
 const isAssetId = schemaValidator('AssetId');
-const readStatus = referenceChoice<number>('asset-read-delete-status', 'get_status');
-const deleteStatus = referenceChoice<number>('asset-read-delete-status', 'delete_status');
-const malformedIdCode = referenceChoice<string>('malformed-asset-id-in-path', 'code');
-
-/** The largest file of any family: the upload body limit (open point upload-body-limit). */
-export const maxUploadBytes = Math.max(
-  referenceChoice<number>('size-units', 'image_max_bytes'),
-  referenceChoice<number>('size-units', 'document_max_bytes'),
-  referenceChoice<number>('size-units', 'audio_max_bytes'),
-);
 
 /**
  * Registered in its own encapsulated context: uploads take any Content-Type as raw bytes, and
  * inspectUpload, not the body parser, decides whether the type is acceptable.
  */
 export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; ttlOf(projectId: string): number | undefined }): Promise<void> {
+  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase, uploadTypeParameters, fileSizeLimits } = app.profile;
+  /** The largest file of any family: the upload body limit (open point upload-body-limit). */
+  const maxUploadBytes = Math.max(...Object.values(fileSizeLimits));
+  /** The asset as the profile shows it (open point sha256-encoding). */
+  const shown = <T extends { sha256: string }>(asset: T): T => (sha256LetterCase === 'upper' ? { ...asset, sha256: asset.sha256.toUpperCase() } : asset);
+  /** A failed read or delete (open points asset-after-delete and asset-read-after-expiry). */
+  const readFailure = (reason: AssetLookupFailure, assetId: string) => {
+    const answer = assetFailure(reason, assetId, assetAfterDeleteCode);
+    return reason === 'expired' ? failure(expiredReadCode, answer.message) : answer;
+  };
   await app.register(async (uploads) => {
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxUploadBytes }, (_request, body, done) => done(null, body));
     uploads.post(UPLOAD_PATH, { bodyLimit: maxUploadBytes }, async (request, reply) => {
       const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const verdict = await inspectUpload(bytes, request.headers['content-type']);
+      if (uploadTypeParameters === 'refuse' && request.headers['content-type']?.includes(';')) {
+        return sendFailure(request, reply, failure('UNSUPPORTED_MIME_TYPE', 'Send the bare MIME type of the file as Content-Type, without parameters.'));
+      }
+      const verdict = await inspectUpload(bytes, request.headers['content-type'], (family) => fileSizeLimits[family]);
       if (!verdict.ok) return sendFailure(request, reply, failure(verdict.code, verdict.message));
       const asset = await deps.assets.put(request.projectId, bytes, verdict.mimeType, deps.ttlOf(request.projectId));
-      return reply.code(201).send(asset);
+      return reply.code(201).send(shown(asset));
     });
   });
 
   const withAsset = (action: 'read' | 'delete') => async (request: import('fastify').FastifyRequest<{ Params: { asset_id: string } }>, reply: import('fastify').FastifyReply) => {
     const assetId = request.params.asset_id;
     if (!isAssetId(assetId).valid) {
-      return sendFailure(request, reply, failure(malformedIdCode, `/asset_id must match ^asset_[A-Za-z0-9_-]{8,64}$.`));
+      return sendFailure(request, reply, failure(malformedAssetIdCode, `/asset_id must match ^asset_[A-Za-z0-9_-]{8,64}$.`));
     }
     if (action === 'read') {
       const found = deps.assets.lookup(request.projectId, assetId);
-      if (!found.ok) return sendFailure(request, reply, assetFailure(found.reason, assetId));
-      return reply.code(readStatus).send(found.asset);
+      if (!found.ok) return sendFailure(request, reply, readFailure(found.reason, assetId));
+      return reply.code(assetReadStatus).send(shown(found.asset));
     }
     const removed = await deps.assets.remove(request.projectId, assetId);
-    if (!removed.ok) return sendFailure(request, reply, assetFailure(removed.reason, assetId));
-    return reply.code(deleteStatus).send(removed.deleted);
+    if (!removed.ok) return sendFailure(request, reply, readFailure(removed.reason, assetId));
+    return reply.code(assetDeleteStatus).send(removed.deleted);
   };
   app.get(`${UPLOAD_PATH}/:asset_id`, withAsset('read'));
   app.delete(`${UPLOAD_PATH}/:asset_id`, withAsset('delete'));

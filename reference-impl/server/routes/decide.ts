@@ -1,16 +1,15 @@
 // POST /v1/decide (seed 2.1 to 2.4, 4.1, 8).
 import type { FastifyInstance } from 'fastify';
-import { referenceChoice, type Schemas } from '../../../spec/index.ts';
+import type { Schemas } from '../../../spec/index.ts';
 import { familyOf } from '../../assets/families.ts';
 import { extractText } from '../../assets/media.ts';
 import { assetFailure, type AssetStore } from '../../assets/store.ts';
 import type { DecisionEngine } from '../../decision/index.ts';
 import { checkDecideRequest, partLabel } from '../decide-request.ts';
 import type { DecisionLog } from '../decision-log.ts';
+import type { ServerProfile } from '../profile.ts';
 import { failure, sendFailure, type ApiFailure } from '../errors.ts';
 import { MODEL_ID } from './models.ts';
-
-const successStatus = referenceChoice<number>('decide-success-status', 'status');
 
 // Seed 2.2: a document part may also reference a page image (PNG, JPEG or WebP).
 // Any other family mismatch is the reference choice of open point part-asset-family.
@@ -30,6 +29,7 @@ async function contextText(
   body: Schemas['DecideRequest'],
   projectId: string,
   assets: AssetStore,
+  profile: Pick<ServerProfile, 'assetAfterDeleteCode' | 'partFamilyMismatchCode'>,
 ): Promise<{ text: string } | { failure: ApiFailure }> {
   if (typeof body.context === 'string') return { text: body.context };
   const pieces: string[] = [];
@@ -41,12 +41,12 @@ async function contextText(
     const where = `/context/${index}${partLabel(body, `/context/${index}`)}`;
     const found = await assets.readBytes(projectId, part.asset_id);
     if (!found.ok) {
-      const { code, message } = assetFailure(found.reason, part.asset_id);
+      const { code, message } = assetFailure(found.reason, part.asset_id, profile.assetAfterDeleteCode);
       return { failure: failure(code, `${where}: ${message}`) };
     }
     const family = familyOf(found.asset.mime_type);
     if (!FAMILIES_BY_PART[part.type]?.includes(family)) {
-      return { failure: failure('INVALID_REQUEST', `${where}: a ${part.type} part cannot reference a ${found.asset.mime_type} asset.`) };
+      return { failure: failure(profile.partFamilyMismatchCode, `${where}: a ${part.type} part cannot reference a ${found.asset.mime_type} asset.`) };
     }
     // Media are read as far as this server can: text assets feed the scorer; other media add
     // nothing yet, and the answer's abstain flag stays advisory (seed 2.4).
@@ -62,7 +62,7 @@ export function registerDecide(app: FastifyInstance, deps: DecideDependencies): 
     if (invalid) return sendFailure(request, reply, invalid);
     const body = request.body as Schemas['DecideRequest'];
 
-    const context = await contextText(body, request.projectId, deps.assets);
+    const context = await contextText(body, request.projectId, deps.assets, app.profile);
     if ('failure' in context) return sendFailure(request, reply, context.failure);
 
     let decision;
@@ -81,6 +81,6 @@ export function registerDecide(app: FastifyInstance, deps: DecideDependencies): 
       createdAt: deps.now().toISOString(),
     });
     const response: Schemas['DecideResponse'] = { model: MODEL_ID, answers: decision.answers, usage: { input_tokens: decision.inputTokens } };
-    return reply.code(successStatus).send(response);
+    return reply.code(app.profile.decideStatus).send(response);
   });
 }

@@ -1,13 +1,12 @@
 // POST /v1/feedback (seed 4.2; request, response and statuses are open point feedback-shape).
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { referenceChoice, requestBodyValidator, type Schemas } from '../../../spec/index.ts';
+import { requestBodyValidator, type Schemas } from '../../../spec/index.ts';
 import type { DecisionLog } from '../decision-log.ts';
 import { escapePointer } from '../decide-request.ts';
 import { failure, sendFailure } from '../errors.ts';
 
 const validateFeedback = requestBodyValidator('submitFeedback');
-const status = referenceChoice<number>('feedback-shape', 'status');
 
 export function registerFeedback(app: FastifyInstance, deps: { decisions: DecisionLog; now: () => Date }): void {
   app.post('/v1/feedback', async (request, reply) => {
@@ -48,6 +47,6 @@ export function registerFeedback(app: FastifyInstance, deps: { decisions: Decisi
       ...(record.comment !== undefined ? { comment: record.comment } : {}),
       created_at: record.createdAt,
     };
-    return reply.code(status).send(response);
+    return reply.code(app.profile.feedbackStatus).send(response);
   });
 }

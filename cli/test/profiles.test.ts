@@ -1,0 +1,33 @@
+// Verdicts trusted both ways: the bundled server in its alternate profile makes, on the open
+// points, the other choices the seed equally allows. Every check of both suites must give it
+// no MUST failure; a check that did would be judging a reference choice, not the seed.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { checks as conformanceChecks } from '../../conformance/registry.ts';
+import { ALL_CAPABILITIES } from '../../harness/check.ts';
+import { runChecks } from '../../harness/runner.ts';
+import { propertyChecks } from '../../property/registry.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
+
+let target: EmbeddedTarget;
+beforeAll(async () => {
+  target = await startEmbeddedTarget({ profile: 'alternate' });
+});
+afterAll(async () => target.stop());
+
+test('every conformance and property check gives the alternate profile 0 MUST failures', async () => {
+  const results = await runChecks([...conformanceChecks, ...propertyChecks], {
+    target: { baseUrl: target.baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: true, shortTtl: { key: target.keyShortTtl, ttlMs: target.shortTtlMs } },
+    keyA: target.keyA,
+    keyB: target.keyB,
+    timeoutMs: 10_000,
+    checkTimeoutMs: 60_000,
+    seed: 20_261_123,
+    numRuns: 60,
+  });
+  expect(results.length).toBe(conformanceChecks.length + propertyChecks.length);
+  const mustFailures = results.filter((result) => result.level === 'MUST' && result.status !== 'pass' && result.status !== 'skip');
+  expect(mustFailures.map((result) => `${result.id}: ${result.message ?? result.status}`)).toEqual([]);
+  // The alternate profile really differs: the checks that look at its choices see them.
+  const observed = results.filter((result) => result.status === 'observed' && result.observation?.matchesReference === false).map((result) => result.id);
+  expect(observed).toEqual(expect.arrayContaining(['DECIDE-SUCCESS-STATUS', 'MODELS-SHAPE', 'REQID-INVALID-CALLER-ID', 'ERRORS-UNKNOWN-ROUTE-STATUS', 'ASSET-SHA256-ENCODING', 'ASSET-EXPIRED-READ', 'ASSET-DELETED-CODE']));
+}, 240_000);

@@ -1,0 +1,82 @@
+// The reference server's two profiles: the reference choices of the spec's open points, and an
+// alternate that makes, on every open point where that is data, the other choice the seed
+// equally allows (x-alternate-choice). The suites must give both 0 MUST failures: a verdict
+// that depends on which one a server chose is a false verdict. Every value comes from the spec.
+import { choiceOf, type ChoiceName, type Json } from '../../spec/index.ts';
+
+export type ProfileName = ChoiceName;
+export const PROFILE_NAMES: readonly ProfileName[] = ['reference', 'alternate'];
+
+export interface ServerProfile {
+  name: ProfileName;
+  /** decide-success-status */
+  decideStatus: number;
+  /** feedback-shape */
+  feedbackStatus: number;
+  /** models-shape */
+  modelsStatus: number;
+  modelsShape: 'list-object' | 'models-array';
+  /** asset-read-delete-status */
+  assetReadStatus: number;
+  assetDeleteStatus: number;
+  /** malformed-asset-id-in-path: the code (its status is the code's) for a malformed id in the path. */
+  malformedAssetIdCode: string;
+  /** asset-after-delete: the code for using, reading or deleting a deleted asset. */
+  assetAfterDeleteCode: string;
+  /** asset-read-after-expiry: the code for reading or deleting an expired asset (referencing one is 410 ASSET_EXPIRED, seed 3). */
+  expiredReadCode: string;
+  /** part-asset-family: the code for a part that references an asset of another family. */
+  partFamilyMismatchCode: string;
+  /** upload-media-type-parameters: accept an upload Content-Type with parameters, or refuse it. */
+  uploadTypeParameters: 'accept' | 'refuse';
+  /** size-units: each family's file size limit in bytes. */
+  fileSizeLimits: Record<'image' | 'document' | 'audio', number>;
+  /** sha256-encoding: the letter case of the asset's hexadecimal sha256. */
+  sha256LetterCase: 'lower' | 'upper';
+  /** unknown-route */
+  unknownRouteCode: string;
+  /** json-content-type: media types besides application/json whose bodies are read as JSON. */
+  jsonAlsoAccepts: string[];
+  /** invalid-caller-request-id: replace an invalid caller id with a generated one, or refuse the request. */
+  invalidCallerRequestId: 'replace' | 'refuse';
+  /** error-request-id-null: the errors whose body carries request_id null (the header is always sent). */
+  nullRequestIdOn: string[];
+  /** name-only-statuses: name-only codes answered with another code instead. */
+  replacedCodes: Record<string, string>;
+}
+
+export function serverProfile(name: ProfileName): ServerProfile {
+  const pick = <T extends Json>(openPoint: string, field: string) => choiceOf<T>(name, openPoint, field);
+  return {
+    name,
+    decideStatus: pick<number>('decide-success-status', 'status'),
+    feedbackStatus: pick<number>('feedback-shape', 'status'),
+    modelsStatus: pick<number>('models-shape', 'status'),
+    modelsShape: pick<'list-object' | 'models-array'>('models-shape', 'shape'),
+    assetReadStatus: pick<number>('asset-read-delete-status', 'get_status'),
+    assetDeleteStatus: pick<number>('asset-read-delete-status', 'delete_status'),
+    malformedAssetIdCode: pick<string>('malformed-asset-id-in-path', 'code'),
+    assetAfterDeleteCode: pick<string>('asset-after-delete', 'code'),
+    expiredReadCode: pick<string>('asset-read-after-expiry', 'code'),
+    sha256LetterCase: pick<'lower' | 'upper'>('sha256-encoding', 'letter_case'),
+    partFamilyMismatchCode: pick<string>('part-asset-family', 'code'),
+    fileSizeLimits: {
+      image: pick<number>('size-units', 'image_max_bytes'),
+      document: pick<number>('size-units', 'document_max_bytes'),
+      audio: pick<number>('size-units', 'audio_max_bytes'),
+    },
+    uploadTypeParameters: pick<'accept' | 'refuse'>('upload-media-type-parameters', 'parameters'),
+    unknownRouteCode: pick<string>('unknown-route', 'code'),
+    jsonAlsoAccepts: pick<string[]>('json-content-type', 'accepted_types'),
+    invalidCallerRequestId: pick<'replace' | 'refuse'>('invalid-caller-request-id', 'action'),
+    nullRequestIdOn: pick<string[]>('error-request-id-null', 'null_on'),
+    replacedCodes: pick<Record<string, string>>('name-only-statuses', 'replaced_codes'),
+  };
+}
+
+/** Reads a profile name from a flag or the environment; undefined is the reference profile. */
+export function profileName(text: string | undefined): ProfileName {
+  if (text === undefined || text === '') return 'reference';
+  if (!(PROFILE_NAMES as readonly string[]).includes(text)) throw new Error(`--profile must be ${PROFILE_NAMES.join(' or ')}, got "${text}"`);
+  return text as ProfileName;
+}

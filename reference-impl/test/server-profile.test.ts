@@ -1,0 +1,112 @@
+// The two open-point profiles (server/profile.ts): the reference profile answers as the spec's
+// reference choices say, the alternate as its alternate choices say, on every point it serves.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { alternateChoice, openPoints, referenceChoice } from '../../spec/index.ts';
+import { pngImage } from '../../harness/samples/media.ts';
+import { configFrom } from '../server/config.ts';
+import { profileName, serverProfile, PROFILE_NAMES } from '../server/profile.ts';
+import { call, choiceQuestion, startServer, type RunningServer } from './support/server.ts';
+
+const decideBody = { context: 'I was charged twice and want a refund.', questions: { topic: choiceQuestion() } };
+const servers: Partial<Record<'reference' | 'alternate', RunningServer>> = {};
+beforeAll(async () => {
+  for (const profile of PROFILE_NAMES) servers[profile] = await startServer({ profile });
+});
+afterAll(async () => Promise.all(Object.values(servers).map((server) => server.stop())));
+
+test('a profile is read from the spec: every value of the alternate profile is an alternate choice', () => {
+  expect(serverProfile('reference').decideStatus).toBe(referenceChoice('decide-success-status', 'status'));
+  expect(serverProfile('alternate').decideStatus).toBe(alternateChoice('decide-success-status', 'status'));
+  expect(serverProfile('alternate').replacedCodes).toEqual(alternateChoice('name-only-statuses', 'replaced_codes'));
+  expect(profileName(undefined)).toBe('reference');
+  expect(profileName('alternate')).toBe('alternate');
+  expect(() => profileName('strict')).toThrow(/--profile must be reference or alternate/);
+  const profileOf = (argv: string[], env: NodeJS.ProcessEnv) => (configFrom(argv, env) as Exclude<ReturnType<typeof configFrom>, 'help'>).profile;
+  expect(profileOf([], {})).toBe('reference');
+  expect(profileOf(['--profile', 'alternate'], {})).toBe('alternate');
+  expect(profileOf([], { DECISION_PROFILE: 'alternate' })).toBe('alternate');
+  expect(profileOf(['--profile', 'reference'], { DECISION_PROFILE: 'alternate' })).toBe('reference');
+  // Every open point the alternate profile claims to serve is one the profile reads.
+  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses'];
+  expect(openPoints.filter((point) => point.alternateChoice.served).map((point) => point.id).sort()).toEqual([...read].sort());
+});
+
+describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
+  const choice = (id: string, field: string) => (profile === 'reference' ? referenceChoice(id, field) : alternateChoice(id, field));
+  const server = () => servers[profile]!;
+
+  test('decide answers with the success status of its choice', async () => {
+    expect((await call(server(), 'POST', '/v1/decide', { body: decideBody })).status).toBe(choice('decide-success-status', 'status'));
+  });
+
+  test('a JSON body sent as text/plain is refused (reference) or read as JSON (alternate)', async () => {
+    const reply = await call(server(), 'POST', '/v1/decide', { raw: JSON.stringify(decideBody), contentType: 'text/plain' });
+    if (profile === 'reference') expect([reply.status, reply.json.error.code]).toEqual([415, 'UNSUPPORTED_MIME_TYPE']);
+    else expect([reply.status, Object.keys(reply.json.answers)]).toEqual([201, ['topic']]);
+    // Other types stay refused in both: the alternate accepts text/plain only.
+    expect((await call(server(), 'POST', '/v1/decide', { raw: JSON.stringify(decideBody), contentType: 'application/xml' })).status).toBe(415);
+  });
+
+  test('an invalid caller request id is never echoed: replaced (reference) or refused with 400 (alternate)', async () => {
+    const reply = await call(server(), 'POST', '/v1/decide', { body: decideBody, headers: { 'x-request-id': 'has spaces' } });
+    expect(reply.headers['x-request-id']).toMatch(/^req_[0-9a-f]+$/);
+    if (profile === 'reference') expect(reply.status).toBe(200);
+    else expect([reply.status, reply.json.error.code, reply.json.error.request_id]).toEqual([400, 'INVALID_REQUEST', reply.headers['x-request-id']]);
+  });
+
+  test('an unknown route answers its choice, with request_id null in the alternate', async () => {
+    const reply = await call(server(), 'GET', '/v1/no-such-route');
+    expect([reply.status, reply.json.error.code]).toEqual([choice('unknown-route', 'status'), choice('unknown-route', 'code')]);
+    expect(reply.headers['x-request-id']).toMatch(/^req_[0-9a-f]+$/);
+    expect(reply.json.error.request_id).toBe(profile === 'reference' ? reply.headers['x-request-id'] : null);
+  });
+
+  test('an empty options object is INVALID_OPTIONS (reference) or INVALID_REQUEST (alternate)', async () => {
+    const reply = await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, questions: { topic: choiceQuestion({}) } } });
+    expect([reply.status, reply.json.error.code]).toEqual(profile === 'reference' ? [400, 'INVALID_OPTIONS'] : [400, 'INVALID_REQUEST']);
+  });
+
+  test('models and feedback answer in the shape and status of their choice', async () => {
+    const models = await call(server(), 'GET', '/v1/models');
+    expect(models.status).toBe(choice('models-shape', 'status'));
+    expect(Object.keys(models.json)).toEqual(profile === 'reference' ? ['object', 'data'] : ['models']);
+    expect(models.text).toContain('"svc-one-v0.3"');
+    const decided = await call(server(), 'POST', '/v1/decide', { body: decideBody });
+    const feedback = await call(server(), 'POST', '/v1/feedback', { body: { request_id: decided.headers['x-request-id'], answers: { topic: { correct: true } } } });
+    expect(feedback.status).toBe(choice('feedback-shape', 'status'));
+  });
+
+  test('assets: read and delete statuses, a malformed id, and a deleted asset answer their choices', async () => {
+    const uploaded = await call(server(), 'POST', '/v1/assets', { raw: pngImage(), contentType: 'image/png' });
+    expect(uploaded.status).toBe(201);
+    // Between the decimal and the binary reading of 10 MB: over the limit in one profile only.
+    const between = await call(server(), 'POST', '/v1/assets', { raw: pngImage({ totalBytes: 10_200_000 }), contentType: 'image/png' });
+    expect(between.status).toBe(choice('size-units', 'image_max_bytes') === 10_000_000 ? 413 : 201);
+    const withParameters = await call(server(), 'POST', '/v1/assets', { raw: 'Order 1234 arrived damaged.', contentType: 'text/plain; charset=utf-8' });
+    expect(withParameters.status).toBe(profile === 'reference' ? 201 : 415);
+    const familyMismatch = await call(server(), 'POST', '/v1/decide', { body: { context: [{ type: 'audio', asset_id: uploaded.json.id }], questions: decideBody.questions } });
+    expect([familyMismatch.status, familyMismatch.json.error.code]).toEqual([choice('part-asset-family', 'status'), choice('part-asset-family', 'code')]);
+    expect(uploaded.json.sha256).toMatch(new RegExp(String(choice('sha256-encoding', 'pattern'))));
+    const path = `/v1/assets/${uploaded.json.id}`;
+    expect((await call(server(), 'GET', path)).json.sha256).toBe(uploaded.json.sha256);
+    expect((await call(server(), 'GET', path)).status).toBe(choice('asset-read-delete-status', 'get_status'));
+    const deleted = await call(server(), 'DELETE', path);
+    expect([deleted.status, deleted.json.deleted]).toEqual([choice('asset-read-delete-status', 'delete_status'), true]);
+    const again = await call(server(), 'GET', path);
+    expect([again.status, again.json.error.code]).toEqual([choice('asset-after-delete', 'status'), choice('asset-after-delete', 'code')]);
+    const referenced = await call(server(), 'POST', '/v1/decide', { body: { context: [{ type: 'image', asset_id: uploaded.json.id }], questions: decideBody.questions } });
+    expect(referenced.json.error.code).toBe(choice('asset-after-delete', 'code'));
+    const malformed = await call(server(), 'GET', '/v1/assets/not-an-asset');
+    expect([malformed.status, malformed.json.error.code]).toEqual([choice('malformed-asset-id-in-path', 'status'), choice('malformed-asset-id-in-path', 'code')]);
+  });
+
+  // Last: it moves the server's clock past the default asset lifetime.
+  test('an expired asset: referencing it is 410 ASSET_EXPIRED in both; reading it answers the choice', async () => {
+    const uploaded = await call(server(), 'POST', '/v1/assets', { raw: pngImage(), contentType: 'image/png' });
+    server().advance(25 * 60 * 60 * 1000);
+    const referenced = await call(server(), 'POST', '/v1/decide', { body: { context: [{ type: 'image', asset_id: uploaded.json.id }], questions: decideBody.questions } });
+    expect([referenced.status, referenced.json.error.code]).toEqual([410, 'ASSET_EXPIRED']);
+    const read = await call(server(), 'GET', `/v1/assets/${uploaded.json.id}`);
+    expect([read.status, read.json.error.code]).toEqual([choice('asset-read-after-expiry', 'status'), choice('asset-read-after-expiry', 'code')]);
+  });
+});
