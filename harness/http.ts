@@ -1,6 +1,7 @@
 // The suites' only way to a server: HTTP with a timeout on every request, a cap on every
 // response body, keys redacted from everything recorded, and a curl line to reproduce it.
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { operations } from '../spec/index.ts';
 import { redactDeep, redactText } from './redaction.ts';
@@ -61,6 +62,22 @@ export interface HttpOptions {
   keys?: readonly KeyVariable[];
   /** Where bodies too large to inline go; without it, their reproduce lines say the body is not kept. */
   bodies?: BodyStore;
+  /**
+   * Called each time a 429 is answered and the request is sent again. Rate limits are an open
+   * point (seed 8): a 429 says nothing about the rule a check is judging, so the request is sent
+   * again after the Retry-After wait, a few times, and only the last answer is judged.
+   */
+  onRateLimited?(waitMs: number): void;
+}
+
+/** How often one request is sent again after 429, and the longest wait before it. */
+export const RATE_LIMIT_RETRIES = 3;
+const MAX_RETRY_AFTER_MS = 10_000;
+
+/** The Retry-After header in milliseconds (seconds on the wire), 1 s without one, at most MAX_RETRY_AFTER_MS. */
+export function retryAfterMs(reply: Pick<Reply, 'headers'>): number {
+  const seconds = Number(reply.headers['retry-after']);
+  return Math.min(Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000, MAX_RETRY_AFTER_MS);
 }
 
 export type Http = (sent: SentRequest) => Promise<Reply>;
@@ -165,6 +182,19 @@ function classify(error: unknown, timeoutMs: number): TransportError {
 }
 
 export function createHttp(options: HttpOptions): Http {
+  const once = sendOnce(options);
+  return async (sent) => {
+    for (let retry = 0; ; retry += 1) {
+      const reply = await once(sent);
+      if (reply.status !== 429 || retry === RATE_LIMIT_RETRIES) return reply;
+      const waitMs = retryAfterMs(reply);
+      options.onRateLimited?.(waitMs);
+      await sleep(waitMs);
+    }
+  };
+}
+
+function sendOnce(options: HttpOptions): Http {
   const cap = options.bodyCapBytes ?? DEFAULT_BODY_CAP_BYTES;
   return async (sent) => {
     const url = `${options.baseUrl}${sent.path}`;

@@ -56,11 +56,12 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   const secrets = [options.keyA, options.keyB ?? '', options.target.shortTtl?.key ?? ''].filter(Boolean);
   // Messages quote what servers sent, and a server may echo a key: results are redacted whole,
   // since the command line prints them as they are.
+  let rateLimited = 0;
   const finish = (result: Pick<CheckResult, 'status'> & Partial<CheckResult>): CheckResult =>
     redactDeep(
       {
         ...meta,
-        notes,
+        notes: rateLimited > 0 ? [...notes, `${rateLimited} requests answered 429 were sent again after the Retry-After wait.`] : notes,
         exchanges,
         durationMs: performance.now() - started,
         ...(observation ? { observation } : {}),
@@ -81,6 +82,9 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     keys: keyVariables(options),
     ...(options.bodies ? { bodies: options.bodies } : {}),
     record: (exchange) => exchanges.push(exchange),
+    onRateLimited: () => {
+      rateLimited += 1;
+    },
   });
   const reference = check.openPoint ? openPoint(check.openPoint).referenceChoice.summary : undefined;
   const context = createCheckContext({

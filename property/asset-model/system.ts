@@ -1,23 +1,12 @@
 // The real side of the model run: one API client per project, each remembering the request it
-// sent last (so that a failing command can be reproduced with curl) and sending it again after a
-// 429, and what the whole check shares across sequences (the expiry-wait budget, counts for the
-// report, a transport failure).
+// sent last (so that a failing command can be reproduced with curl), and what the whole check
+// shares across sequences (the expiry-wait budget, counts for the report, a transport failure).
+// A 429 never reaches the model: the HTTP layer sends such a request again after Retry-After.
 import { apiClient, type ApiClient } from '../../harness/context.ts';
-import { sleep } from '../../harness/assets-support.ts';
-import { curlFor, type Reply, type SentRequest, type TransportError } from '../../harness/http.ts';
+import { curlFor, type SentRequest, type TransportError } from '../../harness/http.ts';
 import type { Project } from './model.ts';
 
 export type ProjectClients = { [P in Project]?: ApiClient };
-
-/** How often one request is sent again after 429 RATE_LIMITED, and the longest wait before it. */
-export const RATE_LIMIT_RETRIES = 3;
-const MAX_RETRY_AFTER_MS = 10_000;
-
-/** The Retry-After header in milliseconds (seconds on the wire), 1 s without one, at most MAX_RETRY_AFTER_MS. */
-function retryAfterMs(reply: Reply): number {
-  const seconds = Number(reply.headers['retry-after']);
-  return Math.min(Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000, MAX_RETRY_AFTER_MS);
-}
 
 /** One request as a command sent it, without the key (the project says which key). */
 export interface SentCall {
@@ -37,12 +26,10 @@ export interface Exploration {
   /** Commands by the owner or another project, of an active, deleted, expired or expiring asset. */
   situations: Record<string, number>;
   waits: number;
-  /** Requests sent again after 429 RATE_LIMITED. */
-  rateLimited: number;
 }
 
 export function newExploration(waitingSequences: number): Exploration {
-  return { waitingSequencesLeft: waitingSequences, failureSeen: false, commandsRun: {}, situations: {}, waits: 0, rateLimited: 0 };
+  return { waitingSequencesLeft: waitingSequences, failureSeen: false, commandsRun: {}, situations: {}, waits: 0 };
 }
 
 /** The system under test for one sequence. */
@@ -62,13 +49,7 @@ export function newRealSystem(clients: ProjectClients, exploration: Exploration)
     // apiClient builds each request exactly as the suites do; the key is added by `client`.
     system.clients[project] = apiClient(async (sent) => {
       system.lastCall = { project, request: sent };
-      // A 429 says nothing about the asset lifecycle: wait as asked and send again, a few times.
-      for (let retry = 0; ; retry += 1) {
-        const reply = await client.send(sent);
-        if (reply.status !== 429 || retry === RATE_LIMIT_RETRIES) return reply;
-        exploration.rateLimited += 1;
-        await sleep(retryAfterMs(reply));
-      }
+      return client.send(sent);
     }, null);
   }
   return system;
