@@ -82,6 +82,6 @@ const runSummary = await time(ITERATIONS, () => session.run(batch));
 await session.release();
 
 console.log(`decision engine benchmark: ${CONTEXT_LENGTH}-character context, 1 choice question of 4 options, ${ITERATIONS} iterations after ${WARM_UP} warm-up`);
-console.log(`model: ${modelBytes.length} bytes, built in ${buildMs.toFixed(2)} ms; ${batch.contextIds.length} context features, ${batch.probeIds.length} probe features`);
+console.log(`model: ${modelBytes.length} bytes, built in ${buildMs.toFixed(2)} ms; ${batch.contextWeights.length} context features, ${batch.probeIds.length} probe features`);
 console.log(`engine.decide   ${format(decideSummary)}   (${runsPerDecide} session run per decide)`);
 console.log(`session.run     ${format(runSummary)}`);
