@@ -1,6 +1,11 @@
 // `npm run serve`: starts the reference server in the foreground.
 import { DEV_EXPIRY_TTL_SECONDS, DEV_PROJECTS, USAGE, configFrom } from './server/config.ts';
 import { createReferenceServer } from './server/app.ts';
+import { turnBuffer } from './server/turn-buffer.ts';
+
+const accessLog = turnBuffer((text) => process.stdout.write(text));
+// Whatever way the process ends, the last turn's lines are written first.
+process.on('exit', () => accessLog.flush());
 
 let config;
 try {
@@ -20,7 +25,9 @@ const { app } = await createReferenceServer({
   assetTtlMs: config.assetTtlMs,
   rateLimit: config.rateLimit,
   ...(config.abstainMargin !== undefined ? { abstainMargin: config.abstainMargin } : {}),
-  logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+  // Access logs leave the request's critical path: the lines of one event-loop turn go to stdout
+  // in one write, after the turn's responses (pino's default is one synchronous write per line).
+  logger: { level: config.logLevel, redact: ['req.headers.authorization'], stream: { write: (line: string) => accessLog.add(line) } },
 });
 const address = await app.listen({ port: config.port, host: config.host });
 const baseUrl = address.replace('0.0.0.0', '127.0.0.1');

@@ -2,6 +2,7 @@
 // so that feedback can be linked to a decision of the same project, across restarts.
 import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { turnBuffer } from './turn-buffer.ts';
 
 export interface DecisionRecord {
   projectId: string;
@@ -87,30 +88,16 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
  */
 function appender(path: string): { write(line: string): void; close(): Promise<void> } {
   const stream: WriteStream = createWriteStream(path, { flags: 'a' });
-  let pending: string[] = [];
-  let scheduled = false;
+  const pending = turnBuffer((text) => stream.write(text));
   let closed = false;
-  const flush = () => {
-    scheduled = false;
-    if (pending.length === 0) return;
-    stream.write(pending.join(''));
-    pending = [];
-  };
   return {
     write(line) {
-      if (closed) {
-        appendFileSync(path, line);
-        return;
-      }
-      pending.push(line);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      if (closed) appendFileSync(path, line);
+      else pending.add(line);
     },
     close() {
       if (closed) return Promise.resolve();
-      flush();
+      pending.flush();
       closed = true;
       return new Promise<void>((resolve) => stream.end(resolve));
     },
