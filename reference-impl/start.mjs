@@ -24,6 +24,8 @@ const entry = join(root, 'reference-impl', 'serve.ts');
 const specDocument = join(root, 'spec', 'document.ts');
 const specYaml = join(root, 'spec', 'openapi.yaml');
 const cacheDir = join(root, 'node_modules', '.cache', 'decision-reference');
+/** Dependencies left to Node: native bindings, and packages loaded lazily on first upload. */
+const EXTERNAL_PACKAGES = ['onnxruntime-node', 'pdfjs-dist', 'file-type', 'music-metadata', 'fflate'];
 /** Folders whose files can end up in the bundle; tests never do. */
 const SOURCE_FOLDERS = ['reference-impl', 'spec'];
 
@@ -89,7 +91,11 @@ async function bundle(outfile) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    // Pure-JavaScript dependencies are bundled too: one file to read and compile instead of
+    // hundreds of CommonJS modules to resolve. Native code, and the readers loaded on first
+    // upload, stay external.
+    external: EXTERNAL_PACKAGES,
+    banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
     logLevel: 'error',
     plugins: [preparsedSpec(parse), ownFileUrls],
   });
