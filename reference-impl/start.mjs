@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run serve`: the reference server started by plain Node, without transpiling TypeScript at
-// run time. The first start bundles serve.ts and everything it imports from this repository
-// (dependencies stay external) with esbuild into node_modules/.cache, under the hash of the
-// sources; later starts import that bundle directly while the sources are unchanged.
+// run time. The first start bundles serve.ts, everything it imports from this repository and its
+// pure-JavaScript dependencies with esbuild into node_modules/.cache, under the hash of the
+// sources and of package-lock.json; later starts import that bundle while neither changed.
 //
 // Two things a bundle would otherwise get wrong or do slowly at every start:
 // - `import.meta.url`, which spec/document.ts uses to find openapi.yaml, is replaced in each
@@ -37,11 +37,12 @@ function sourceFiles(folder) {
   });
 }
 
-/** Hash of every source file's path and content, of this launcher and of the esbuild version. */
+/** Hash of every source file's path and content, of this launcher, of the installed dependency versions. */
 function sourcesHash() {
   const hash = createHash('sha256');
   const require = createRequire(import.meta.url);
   hash.update(`esbuild ${require('esbuild/package.json').version}\n`);
+  hash.update(readFileSync(join(root, 'package-lock.json')));
   for (const file of SOURCE_FOLDERS.flatMap((folder) => sourceFiles(join(root, folder))).sort()) {
     hash.update(`${relative(root, file)}\n`).update(readFileSync(file)).update('\n');
   }
