@@ -78,7 +78,8 @@ async function coldStarts(name: string, command: string, args: string[]): Promis
 console.log(`Reference server benchmark: decide with a 1,000-character context and 1 choice question of 4 options; ${DURATION_S} s per measurement.`);
 console.log('Cold start (a new process per spawn; the first start after a source change also bundles, see reference-impl/start.mjs):');
 const viaNpm = await coldStarts('npm run serve', 'npm', ['run', '--silent', 'serve', '--']);
-await coldStarts('node reference-impl/start.mjs', process.execPath, ['reference-impl/start.mjs']);
+// The command `npm run serve` runs, without npm's own start: what a container's entry point runs.
+const viaNode = await coldStarts('node reference-impl/start.mjs', process.execPath, ['reference-impl/start.mjs']);
 
 console.log('Throughput, closed loop:');
 const dataDir = mkdtempSync(join(tmpdir(), 'decision-bench-'));
@@ -102,17 +103,24 @@ try {
   const eighty = Math.floor(referenceThroughput.rps * 0.8);
   const atHalf = await latencyAt('reference at 50 %', reference.baseUrl, half);
   const atEighty = await latencyAt('reference at 80 %', reference.baseUrl, eighty);
-  await latencyAt('bare Fastify at the 50 % rate', bare.baseUrl, half);
+  // The same open loop against bare Fastify: the floor this machine and generator can resolve.
+  // When the floor's own p99 is above a target, the machine is too busy to judge that target.
+  const floorAtHalf = await latencyAt('bare Fastify at the 50 % rate', bare.baseUrl, half);
+  const floorAtEighty = await latencyAt('bare Fastify at the 80 % rate', bare.baseUrl, eighty);
 
   const ratio = referenceThroughput.rps / prismThroughput.rps;
   const firstDecide = median(viaNpm.map((run) => run.firstDecideMs));
+  const firstDecideViaNode = median(viaNode.map((run) => run.firstDecideMs));
   console.log(`Ratios: reference / Prism static mock ${fmt(ratio)}; reference / bare Fastify ${fmt(referenceThroughput.rps / bareThroughput.rps)}`);
   console.log('Targets:');
   const verdict = (met: boolean) => (met ? 'MET   ' : 'MISSED');
   console.log(`  ${verdict(ratio >= TARGETS.throughputOverPrism)} decide throughput >= ${TARGETS.throughputOverPrism}x the Prism static mock: ${fmt(ratio)}x (${fmt(referenceThroughput.rps, 0)} vs ${fmt(prismThroughput.rps, 0)} req/s)`);
-  console.log(`  ${verdict(atHalf.p99 <= TARGETS.p99AtHalfMs && atHalf.errors === 0)} p99 <= ${TARGETS.p99AtHalfMs} ms at 50 % of max (${half} req/s): ${fmt(atHalf.p99, 3)} ms, ${atHalf.errors} errors`);
-  console.log(`  ${verdict(atEighty.p99 <= TARGETS.p99AtEightyPercentMs && atEighty.errors === 0)} p99 <= ${TARGETS.p99AtEightyPercentMs} ms at 80 % of max (${eighty} req/s): ${fmt(atEighty.p99, 3)} ms, ${atEighty.errors} errors`);
+  const floorNote = (floor: OpenLoopResult, target: number) =>
+    `bare Fastify floor p99 ${fmt(floor.p99, 3)} ms${floor.p99 > target ? ': the machine is too busy to resolve this target now' : ''}`;
+  console.log(`  ${verdict(atHalf.p99 <= TARGETS.p99AtHalfMs && atHalf.errors === 0)} p99 <= ${TARGETS.p99AtHalfMs} ms at 50 % of max (${half} req/s): ${fmt(atHalf.p99, 3)} ms, ${atHalf.errors} errors (${floorNote(floorAtHalf, TARGETS.p99AtHalfMs)})`);
+  console.log(`  ${verdict(atEighty.p99 <= TARGETS.p99AtEightyPercentMs && atEighty.errors === 0)} p99 <= ${TARGETS.p99AtEightyPercentMs} ms at 80 % of max (${eighty} req/s): ${fmt(atEighty.p99, 3)} ms, ${atEighty.errors} errors (${floorNote(floorAtEighty, TARGETS.p99AtEightyPercentMs)})`);
   console.log(`  ${verdict(firstDecide <= TARGETS.firstDecideMedianMs)} spawn of npm run serve → first decide <= ${TARGETS.firstDecideMedianMs} ms (median of ${SPAWNS}): ${fmt(firstDecide, 0)} ms`);
+  console.log(`  ${verdict(firstDecideViaNode <= TARGETS.firstDecideMedianMs)} spawn of node reference-impl/start.mjs → first decide <= ${TARGETS.firstDecideMedianMs} ms (median of ${SPAWNS}; npm's own start is the difference): ${fmt(firstDecideViaNode, 0)} ms`);
 } finally {
   await Promise.all([reference.stop(), bare.stop()]);
   rmSync(dataDir, { recursive: true, force: true });
