@@ -1,6 +1,11 @@
 // `npm run serve`: starts the reference server in the foreground.
-import { DEV_PROJECTS, USAGE, configFrom } from './server/config.ts';
+import { DEV_EXPIRY_TTL_SECONDS, DEV_PROJECTS, USAGE, configFrom } from './server/config.ts';
 import { createReferenceServer } from './server/app.ts';
+import { turnBuffer } from './server/turn-buffer.ts';
+
+const accessLog = turnBuffer((text) => process.stdout.write(text));
+// Whatever way the process ends, the last turn's lines are written first.
+process.on('exit', () => accessLog.flush());
 
 let config;
 try {
@@ -21,7 +26,9 @@ const { app } = await createReferenceServer({
   rateLimit: config.rateLimit,
   profile: config.profile,
   ...(config.abstainMargin !== undefined ? { abstainMargin: config.abstainMargin } : {}),
-  logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+  // Access logs leave the request's critical path: the lines of one event-loop turn go to stdout
+  // in one write, after the turn's responses (pino's default is one synchronous write per line).
+  logger: { level: config.logLevel, redact: ['req.headers.authorization'], stream: { write: (line: string) => accessLog.add(line) } },
 });
 const address = await app.listen({ port: config.port, host: config.host });
 const baseUrl = address.replace('0.0.0.0', '127.0.0.1');
@@ -30,7 +37,12 @@ console.log(`Decision Service reference server listening on ${baseUrl}`);
 console.log(`Data directory: ${config.dataDir}`);
 console.log(`Open-point profile: ${config.profile}`);
 if (config.projects === DEV_PROJECTS) {
-  for (const project of DEV_PROJECTS) console.log(`Development key of ${project.projectId}: ${project.keys[0]}`);
+  for (const project of DEV_PROJECTS) {
+    const lifetime = project.assetTtlMs ? ` (its assets expire ${DEV_EXPIRY_TTL_SECONDS} s after upload)` : '';
+    console.log(`Development key of ${project.projectId}${lifetime}: ${project.keys[0]}`);
+  }
+  const [keyA, keyB, expiryKey] = DEV_PROJECTS.map((project) => project.keys[0]);
+  console.log(`Conformance run against it: npx decision-conformance run --base-url ${baseUrl} --api-key ${keyA} --api-key-b ${keyB} --expiry-api-key ${expiryKey} --expiry-ttl-seconds ${DEV_EXPIRY_TTL_SECONDS}`);
   console.log(`Try: curl -s ${baseUrl}/v1/decide -H "Authorization: Bearer ${DEV_PROJECTS[0]!.keys[0]}" -H "Content-Type: application/json" \\
   -d '{"context":"I was charged twice and want a refund.","questions":{"topic":{"type":"choice","options":{"billing":"Payments and refunds","shipping":"Delivery"}}}}'`);
 }

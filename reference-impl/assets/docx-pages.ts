@@ -1,7 +1,10 @@
 // The page count of a DOCX. Pages are laid out by the word processor, so the file only records
 // them: docProps/app.xml's <Pages> (written at the last save) when present, otherwise one more
 // than the explicit page breaks in word/document.xml. The archive must hold word/document.xml.
-import { unzipSync, type UnzipFileInfo } from 'fflate';
+// fflate is loaded with the first DOCX upload, not at start.
+import type { UnzipFileInfo } from 'fflate';
+
+let fflateLoading: Promise<typeof import('fflate')> | undefined;
 
 const documentPart = 'word/document.xml';
 const propertiesPart = 'docProps/app.xml';
@@ -25,7 +28,9 @@ function explicitPageBreaks(documentXml: string): number {
 }
 
 /** The number of pages, or undefined when the file is not a readable DOCX archive. */
-export function docxPageCount(bytes: Uint8Array): number | undefined {
+export async function docxPageCount(bytes: Uint8Array): Promise<number | undefined> {
+  fflateLoading ??= import('fflate');
+  const { unzipSync } = await fflateLoading;
   let parts: Record<string, Uint8Array>;
   try {
     parts = unzipSync(bytes, { filter: wanted });

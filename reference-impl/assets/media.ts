@@ -68,7 +68,7 @@ const cannotDecode = (type: AcceptedMimeType): UploadRejection =>
 
 async function documentVerdict(bytes: Uint8Array, type: AcceptedMimeType): Promise<UploadVerdict> {
   if (textMimeTypes.has(type)) return { ok: true, mimeType: type, family: 'document' };
-  const pages = type === docxType ? docxPageCount(bytes) : await pdfPageCount(bytes);
+  const pages = type === docxType ? await docxPageCount(bytes) : await pdfPageCount(bytes);
   if (pages === undefined) return cannotDecode(type);
   const maxPages = familyLimits('document').maxPages;
   if (maxPages !== undefined && pages > maxPages) {

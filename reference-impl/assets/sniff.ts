@@ -1,5 +1,7 @@
 // What the bytes of an upload are, by magic numbers (file-type), in the terms of the accepted types.
-import { fileTypeFromBuffer } from 'file-type';
+// file-type is loaded on the first upload, not at start: it is a large import that a server
+// answering decisions on text never needs.
+let fileTypeLoading: Promise<typeof import('file-type')> | undefined;
 
 /**
  * file-type reports a few accepted formats under other names: Ogg Opus as
@@ -12,7 +14,8 @@ function asAcceptedName(detected: string): string {
 
 /** The sniffed MIME type, or undefined when no binary signature matches (plain text sniffs as nothing). */
 export async function sniffMimeType(bytes: Uint8Array): Promise<string | undefined> {
-  const detected = await fileTypeFromBuffer(bytes);
+  fileTypeLoading ??= import('file-type');
+  const detected = await (await fileTypeLoading).fileTypeFromBuffer(bytes);
   return detected ? asAcceptedName(detected.mime) : undefined;
 }
 

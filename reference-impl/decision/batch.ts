@@ -1,68 +1,100 @@
-// Packs one request (the context's vector and the rows of probe cells from layout.ts) into the
-// flat typed arrays the model takes, so the whole request is scored in a single session run.
-import { featureVector, type Polarity, type SparseVector } from './features.ts';
+// Packs one or more requests (each a context vector and its rows of probe cells from layout.ts)
+// into the flat typed arrays the model takes, so that they are scored in a single session run.
+// Each request keeps its own rows; model.ts explains how a probe meets its own request's context.
+import { BUCKET_COUNT, featureVector, type Polarity, type SparseVector } from './features.ts';
 import type { ProbeCell } from './layout.ts';
 
+export interface ScoringRequest {
+  readonly context: SparseVector;
+  readonly rows: readonly (readonly ProbeCell[])[];
+}
+
 export interface ScoringBatch {
-  readonly contextIds: Int32Array;
   readonly contextWeights: Float32Array;
+  /** Request of each context feature. */
+  readonly contextRequests: Int32Array;
+  /** Position in contextWeights of the context feature with the probe feature's bucket, or contextWeights.length. */
   readonly probeIds: Int32Array;
   readonly probeWeights: Float32Array;
   /** Flat grid index (row * width + cell) of each probe feature. */
   readonly probeCells: Int32Array;
+  /** Request of each row. */
+  readonly groupRequests: Int32Array;
   readonly cellOffsets: Float32Array;
   /** 0 for a real cell, -Infinity for the padding that evens out rows of different lengths. */
   readonly cellPadding: Float32Array;
   readonly groups: number;
   readonly width: number;
   readonly scale: number;
+  /** Index of the first row of each request. */
+  readonly firstRows: readonly number[];
 }
 
 /** Where probe vectors come from: hashed afresh by default, or through a ProbeVectorCache. */
 export type ProbeVectors = (text: string, polarity: Polarity) => SparseVector;
 
-export function packBatch(
-  context: SparseVector,
-  rows: readonly (readonly ProbeCell[])[],
-  temperature: number,
-  probeVectors: ProbeVectors = featureVector,
-): ScoringBatch {
-  const groups = rows.length;
-  const width = Math.max(...rows.map((cells) => cells.length));
-  if (groups === 0 || width === 0) throw new Error('A scoring batch needs at least one row with one cell');
+/**
+ * Bucket → 1 + position of that bucket in the current request's context, 0 when absent. Filled
+ * for one request at a time and cleared after it: synchronous use only.
+ */
+let positionOfBucket: Int32Array | undefined;
 
-  const probes = rows.map((cells) => cells.map((cell) => probeVectors(cell.text, cell.polarity)));
-  const probeFeatures = probes.reduce((total, row) => total + row.reduce((sum, probe) => sum + probe.ids.length, 0), 0);
+export function packRequests(requests: readonly ScoringRequest[], temperature: number, probeVectors: ProbeVectors = featureVector): ScoringBatch {
+  const groups = requests.reduce((total, request) => total + request.rows.length, 0);
+  const width = Math.max(0, ...requests.flatMap((request) => request.rows.map((cells) => cells.length)));
+  if (requests.some((request) => request.rows.length === 0) || width === 0) throw new Error('A scoring batch needs at least one row with one cell per request');
+
+  const probes = requests.map((request) => request.rows.map((cells) => cells.map((cell) => probeVectors(cell.text, cell.polarity))));
+  const contextFeatures = requests.reduce((total, request) => total + request.context.ids.length, 0);
+  const probeFeatures = probes.reduce((total, rows) => total + rows.reduce((sum, row) => sum + row.reduce((cells, probe) => cells + probe.ids.length, 0), 0), 0);
+  const contextWeights = new Float32Array(contextFeatures);
+  const contextRequests = new Int32Array(contextFeatures);
   const probeIds = new Int32Array(probeFeatures);
   const probeWeights = new Float32Array(probeFeatures);
   const probeCells = new Int32Array(probeFeatures);
+  const groupRequests = new Int32Array(groups);
   const cellOffsets = new Float32Array(groups * width);
   const cellPadding = new Float32Array(groups * width).fill(Number.NEGATIVE_INFINITY);
+  const firstRows: number[] = [];
 
-  let at = 0;
-  rows.forEach((cells, row) => {
-    cells.forEach((cell, column) => {
-      const flat = row * width + column;
-      const probe = probes[row]![column]!;
-      probeIds.set(probe.ids, at);
-      probeWeights.set(probe.weights, at);
-      probeCells.fill(flat, at, at + probe.ids.length);
-      at += probe.ids.length;
-      cellOffsets[flat] = cell.offset;
-      cellPadding[flat] = 0;
+  positionOfBucket ??= new Int32Array(BUCKET_COUNT);
+  const positions = positionOfBucket;
+  let contextAt = 0;
+  let probeAt = 0;
+  let row = 0;
+  requests.forEach((request, requestIndex) => {
+    const { ids, weights } = request.context;
+    contextWeights.set(weights, contextAt);
+    contextRequests.fill(requestIndex, contextAt, contextAt + ids.length);
+    for (let i = 0; i < ids.length; i += 1) positions[ids[i]!] = contextAt + i + 1;
+
+    firstRows.push(row);
+    request.rows.forEach((cells, rowInRequest) => {
+      groupRequests[row] = requestIndex;
+      cells.forEach((cell, column) => {
+        const flat = row * width + column;
+        const probe = probes[requestIndex]![rowInRequest]![column]!;
+        for (let i = 0; i < probe.ids.length; i += 1) {
+          const position = positions[probe.ids[i]!]!;
+          probeIds[probeAt + i] = position === 0 ? contextFeatures : position - 1;
+        }
+        probeWeights.set(probe.weights, probeAt);
+        probeCells.fill(flat, probeAt, probeAt + probe.ids.length);
+        probeAt += probe.ids.length;
+        cellOffsets[flat] = cell.offset;
+        cellPadding[flat] = 0;
+      });
+      row += 1;
     });
+
+    for (let i = 0; i < ids.length; i += 1) positions[ids[i]!] = 0;
+    contextAt += ids.length;
   });
 
-  return {
-    contextIds: context.ids,
-    contextWeights: context.weights,
-    probeIds,
-    probeWeights,
-    probeCells,
-    cellOffsets,
-    cellPadding,
-    groups,
-    width,
-    scale: 1 / temperature,
-  };
+  return { contextWeights, contextRequests, probeIds, probeWeights, probeCells, groupRequests, cellOffsets, cellPadding, groups, width, scale: 1 / temperature, firstRows };
+}
+
+/** One request alone. */
+export function packBatch(context: SparseVector, rows: readonly (readonly ProbeCell[])[], temperature: number, probeVectors: ProbeVectors = featureVector): ScoringBatch {
+  return packRequests([{ context, rows }], temperature, probeVectors);
 }

@@ -1,8 +1,8 @@
 // The decision engine: text and questions in, one answer per question out, every request scored
-// by one run of the ONNX model.
+// by a run of the ONNX model, shared with the requests that arrived in the same turn (batching.ts).
 import type { Schemas } from '../../spec/index.ts';
 import { choiceAnswer, idRecord, multiAnswer, noulAnswer, scoreAnswer } from './answers.ts';
-import { packBatch } from './batch.ts';
+import { createBatchingScorer } from './batching.ts';
 import { resolveCalibration, type Calibration, type DecisionEngineOptions } from './calibration.ts';
 import { contextVector } from './features.ts';
 import { layoutQuestions, type QuestionRow } from './layout.ts';
@@ -21,10 +21,12 @@ export interface DecisionEngine {
   decide(contextText: string, questions: Schemas['Questions']): Promise<Decision>;
   /** Waits for decisions in flight, then releases the session; later decide calls reject. */
   close(): Promise<void>;
-  readonly stats: { onnxRuns: number };
+  /** Session runs, and the decisions they scored (more decisions than runs: batching at work). */
+  readonly stats: { onnxRuns: number; scoredDecisions: number };
 }
 
 function answerFor(row: QuestionRow, outputs: ScoringOutputs, rowIndex: number, calibration: Calibration): Schemas['Answer'] {
+  // rowIndex counts the rows of the whole batch: this request's rows start at its first row.
   const start = rowIndex * outputs.width;
   const end = start + row.cells.length;
   switch (row.kind) {
@@ -45,6 +47,7 @@ export async function startDecisionEngine(modelBytes: Uint8Array, options?: Deci
   const session = await openScoringSession(modelBytes);
   const probeCache = new ProbeVectorCache();
   const probeVectors = probeCache.vectorOf.bind(probeCache);
+  const scorer = createBatchingScorer(session, calibration.temperature, probeVectors);
   const inFlight = new Set<Promise<unknown>>();
   let closing: Promise<void> | undefined;
 
@@ -52,10 +55,10 @@ export async function startDecisionEngine(modelBytes: Uint8Array, options?: Deci
     if (typeof contextText !== 'string') throw new TypeError('The context must be a string');
     const rows = layoutQuestions(questions);
     const context = contextVector(contextText);
-    const outputs = await session.run(packBatch(context, rows.map((row) => row.cells), calibration.temperature, probeVectors));
+    const { outputs, firstRow } = await scorer.score({ context, rows: rows.map((row) => row.cells) });
     const answers = idRecord<Schemas['Answer']>();
     rows.forEach((row, index) => {
-      answers[row.questionId] = answerFor(row, outputs, index, calibration);
+      answers[row.questionId] = answerFor(row, outputs, firstRow + index, calibration);
     });
     return { answers, inputTokens: context.ids.length };
   };
@@ -78,6 +81,9 @@ export async function startDecisionEngine(modelBytes: Uint8Array, options?: Deci
     stats: {
       get onnxRuns() {
         return session.runs;
+      },
+      get scoredDecisions() {
+        return scorer.stats.requests;
       },
     },
   };

@@ -88,6 +88,10 @@ class FeatureAccumulator {
   private readonly touchedSlots: number[] = [];
   private readonly values = new Float64Array(BUCKET_COUNT);
   private readonly touchedBuckets: number[] = [];
+  // The distinct buckets of one text go here, then are copied out at their exact length: cheaper
+  // than growing arrays of numbers and converting them.
+  private readonly outIds = new Int32Array(BUCKET_COUNT);
+  private readonly outWeights = new Float32Array(BUCKET_COUNT);
 
   add(kind: number, hash: number): void {
     const slot = kind * BUCKET_COUNT + (hash & BUCKET_MASK);
@@ -106,17 +110,17 @@ class FeatureAccumulator {
       this.values[bucket]! += Math.sign(count) * Math.sqrt(Math.abs(count)) * weight;
     }
     this.touchedSlots.length = 0;
-    const ids: number[] = [];
-    const weights: number[] = [];
+    let count = 0;
     for (const bucket of this.touchedBuckets) {
       const value = this.values[bucket]!;
       if (value === 0) continue;
       this.values[bucket] = 0;
-      ids.push(bucket);
-      weights.push(value);
+      this.outIds[count] = bucket;
+      this.outWeights[count] = value;
+      count += 1;
     }
     this.touchedBuckets.length = 0;
-    return { ids: Int32Array.from(ids), weights: Float32Array.from(weights) };
+    return { ids: this.outIds.slice(0, count), weights: this.outWeights.slice(0, count) };
   }
 }
 

@@ -3,26 +3,34 @@
 // (features.ts) and turns them into probabilities. Building it is deterministic and takes about a
 // millisecond, so it is rebuilt in memory at every start instead of being stored.
 //
-// One run scores a whole request. The probe texts (option texts, instructions) are laid out on a
-// grid of `groups` rows (one per question) by `width` cells (options, or verdicts); layout.ts
-// decides what goes where.
+// One run scores a batch of one or more requests (batch.ts): each request's questions are rows of
+// the grid, `groups` rows in all (one per question) by `width` cells (options, or verdicts);
+// layout.ts decides what goes where. Rows never mix: a request's answers are the same bits
+// whether it runs alone or with others.
+//
+// The packer matches each probe feature with the feature of the same bucket in its own request's
+// context (both are sparse, distinct ids), and passes the position of that context feature, or
+// one past the last when the context lacks the bucket: the graph then looks weights up in the
+// concatenated context weights followed by one zero.
 //
 // Inputs
-//   context_ids     int32 [context_features]  distinct bucket ids of the context
-//   context_weights float [context_features]  their signed weights
-//   probe_ids       int32 [probe_features]    bucket ids of every probe, concatenated
-//   probe_weights   float [probe_features]    their signed weights (distinct ids within a probe)
-//   probe_cells     int32 [probe_features]    flat grid cell (group * width + cell) of each feature
-//   cell_offsets    float [groups, width]     subtracted from a cell's similarity before scaling
-//   cell_padding    float [groups, width]     0 for a real cell, -inf for padding
-//   scale           float []                  1 / temperature
+//   context_weights  float [context_features]  signed weights of every context's distinct buckets, concatenated
+//   context_requests int32 [context_features]  request (0-based) of each context feature
+//   probe_ids        int32 [probe_features]    position in context_weights of the matching context feature, or context_features
+//   probe_weights    float [probe_features]    signed weights of every probe, concatenated (distinct buckets within a probe)
+//   probe_cells      int32 [probe_features]    flat grid cell (group * width + cell) of each feature
+//   group_requests   int32 [groups]            request of each row
+//   cell_offsets     float [groups, width]     subtracted from a cell's similarity before scaling
+//   cell_padding     float [groups, width]     0 for a real cell, -inf for padding
+//   scale            float []                  1 / temperature
 //
 // Graph
-//   context_dense  = ScatterElements(zeros[BUCKET_COUNT], context_ids, context_weights, add)
-//   context_norm   = ReduceL2(context_weights)
-//   cell_dots      = ScatterElements(zeros[cells], probe_cells, Gather(context_dense, probe_ids) * probe_weights, add)
+//   probe_hits     = Gather(Concat(context_weights, [0]), probe_ids)
+//   cell_dots      = ScatterElements(zeros[cells], probe_cells, probe_hits * probe_weights, add)
 //   cell_norms     = Sqrt(ScatterElements(zeros[cells], probe_cells, probe_weights², add))
-//   similarity     = cell_dots / max(cell_norms * context_norm, tiny)      (exact cosine)
+//   context_norms  = Sqrt(ScatterElements(zeros[groups], context_requests, context_weights², add))   (one per request)
+//   cell_context_norms = Expand(Gather(context_norms, group_requests), [groups, width])
+//   similarity     = cell_dots / max(cell_norms * cell_context_norms, tiny)      (exact cosine)
 //   logits         = (similarity - cell_offsets) * scale
 //
 // Outputs
@@ -30,12 +38,13 @@
 //   group_probabilities float [groups, width]  Softmax(logits + cell_padding) over each row
 //   cell_probabilities  float [groups, width]  Sigmoid(logits), each cell on its own
 //
-// The dense context vector costs one 1 MiB scatter per run, and every probe feature one lookup:
-// the work grows with the number of features, not with their product, so 16 questions against an
-// 8,000-character context stay cheap.
+// Every feature costs one lookup or one scatter: the work grows with the number of features, not
+// with their product, so 16 questions against an 8,000-character context stay cheap, and a batch
+// costs the sum of its requests (an earlier design scattered each context into a dense vector of
+// every bucket, 1 MiB per run whatever the request).
 import onnxProto from 'onnx-proto';
 import type { onnx as OnnxSchema } from 'onnx-proto';
-import { BUCKET_BITS, BUCKET_COUNT } from './features.ts';
+import { BUCKET_BITS } from './features.ts';
 
 // onnx-proto is CommonJS: its namespace is the default export's `onnx` property.
 const { onnx } = onnxProto;
@@ -44,9 +53,9 @@ export const MODEL_IR_VERSION = 8;
 export const MODEL_OPSET = 17;
 export const MODEL_PRODUCER = 'decision-service-reference';
 /** Bump when the graph or the feature design changes: it is recorded in the model's metadata. */
-export const MODEL_VERSION = 1;
+export const MODEL_VERSION = 2;
 
-export const MODEL_INPUTS = ['context_ids', 'context_weights', 'probe_ids', 'probe_weights', 'probe_cells', 'cell_offsets', 'cell_padding', 'scale'] as const;
+export const MODEL_INPUTS = ['context_weights', 'context_requests', 'probe_ids', 'probe_weights', 'probe_cells', 'group_requests', 'cell_offsets', 'cell_padding', 'scale'] as const;
 export const MODEL_OUTPUTS = ['similarity', 'group_probabilities', 'cell_probabilities'] as const;
 export type ModelInputName = (typeof MODEL_INPUTS)[number];
 export type ModelOutputName = (typeof MODEL_OUTPUTS)[number];
@@ -97,15 +106,12 @@ function scatterAdd(data: string, indices: string, updates: string, output: stri
 
 function graphNodes(): OnnxSchema.INodeProto[] {
   return [
-    // The context as a dense vector over every bucket, and its L2 norm.
-    node('Constant', [], 'bucket_count', [tensorAttribute('value', int64Vector([BUCKET_COUNT]))]),
-    node('ConstantOfShape', ['bucket_count'], 'empty_context', [tensorAttribute('value', scalarFloat(0))]),
-    scatterAdd('empty_context', 'context_ids', 'context_weights', 'context_dense'),
-    node('ReduceL2', ['context_weights'], 'context_norm', [intAttribute('keepdims', 0)]),
-
-    // Each probe feature looks up the context's weight in its bucket: summed per cell, that is
-    // the dot product of the cell's probe with the context.
-    node('Gather', ['context_dense', 'probe_ids'], 'probe_hits', [intAttribute('axis', 0)]),
+    // Each probe feature looks up the weight of its bucket in its request's context (zero when
+    // the context lacks it): summed per cell, that is the dot product of the cell's probe with
+    // the context.
+    node('Constant', [], 'missing_weight', [tensorAttribute('value', scalarFloat(0))]),
+    node('Concat', ['context_weights', 'missing_weight'], 'context_lookup', [intAttribute('axis', 0)]),
+    node('Gather', ['context_lookup', 'probe_ids'], 'probe_hits', [intAttribute('axis', 0)]),
     node('Mul', ['probe_hits', 'probe_weights'], 'probe_products'),
     node('Mul', ['probe_weights', 'probe_weights'], 'probe_squares'),
     node('Constant', [], 'flat', [tensorAttribute('value', int64Vector([-1]))]),
@@ -116,12 +122,24 @@ function graphNodes(): OnnxSchema.INodeProto[] {
     scatterAdd('empty_cells', 'probe_cells', 'probe_squares', 'cell_norms_squared'),
     node('Sqrt', ['cell_norms_squared'], 'cell_norms'),
 
+    // The L2 norm of each request's context, spread over the cells of that request's rows.
+    node('Mul', ['context_weights', 'context_weights'], 'context_squares'),
+    node('Shape', ['group_requests'], 'group_count'),
+    node('ConstantOfShape', ['group_count'], 'empty_groups', [tensorAttribute('value', scalarFloat(0))]),
+    scatterAdd('empty_groups', 'context_requests', 'context_squares', 'context_norms_squared'),
+    node('Sqrt', ['context_norms_squared'], 'context_norms'),
+    node('Gather', ['context_norms', 'group_requests'], 'group_context_norms', [intAttribute('axis', 0)]),
+    node('Constant', [], 'column', [tensorAttribute('value', int64Vector([-1, 1]))]),
+    node('Reshape', ['group_context_norms', 'column'], 'group_context_norms_column'),
+    node('Shape', ['cell_offsets'], 'grid_shape'),
+    node('Expand', ['group_context_norms_column', 'grid_shape'], 'grid_context_norms'),
+    node('Reshape', ['grid_context_norms', 'flat'], 'cell_context_norms'),
+
     // Cosine similarity, laid back onto the grid.
-    node('Mul', ['cell_norms', 'context_norm'], 'norm_products'),
+    node('Mul', ['cell_norms', 'cell_context_norms'], 'norm_products'),
     node('Constant', [], 'min_norm_product', [tensorAttribute('value', { dataType: FLOAT, dims: [], floatData: [MIN_NORM_PRODUCT] })]),
     node('Max', ['norm_products', 'min_norm_product'], 'safe_norm_products'),
     node('Div', ['cell_dots', 'safe_norm_products'], 'similarity_flat'),
-    node('Shape', ['cell_offsets'], 'grid_shape'),
     node('Reshape', ['similarity_flat', 'grid_shape'], 'similarity'),
 
     // Probabilities: a softmax over each question's cells, and a sigmoid of each cell alone.
@@ -150,11 +168,12 @@ export function buildDecisionModel(): Uint8Array {
       name: 'decision_scorer',
       node: graphNodes(),
       input: [
-        tensorValue('context_ids', INT32, ['context_features']),
         tensorValue('context_weights', FLOAT, ['context_features']),
+        tensorValue('context_requests', INT32, ['context_features']),
         tensorValue('probe_ids', INT32, ['probe_features']),
         tensorValue('probe_weights', FLOAT, ['probe_features']),
         tensorValue('probe_cells', INT32, ['probe_features']),
+        tensorValue('group_requests', INT32, ['groups']),
         tensorValue('cell_offsets', FLOAT, ['groups', 'width']),
         tensorValue('cell_padding', FLOAT, ['groups', 'width']),
         tensorValue('scale', FLOAT, []),

@@ -6,6 +6,7 @@ import { requestBodyLimitBytes } from '../../spec/index.ts';
 import { openAssetStore } from '../assets/store.ts';
 import { createDecisionEngine, type DecisionEngine } from '../decision/index.ts';
 import { installAuth } from './auth.ts';
+import { checkDecideRequest } from './decide-request.ts';
 import { openDecisionLog } from './decision-log.ts';
 import { installErrorHandlers } from './error-handler.ts';
 import { createKeyRing, type ProjectKeys } from './keys.ts';
@@ -46,6 +47,16 @@ export interface ReferenceServer {
   engine: DecisionEngine;
 }
 
+/**
+ * One decision before the server listens: the first caller should not be the one that pays for
+ * compiling the request validators (ajv compiles on first use) and for the first session run.
+ */
+async function warmUp(engine: DecisionEngine): Promise<void> {
+  const questions = { warm_up: { type: 'choice' as const, options: { a: 'a first decision', b: '' } } };
+  if (checkDecideRequest({ context: 'A first decision.', questions })) throw new Error('The warm-up request does not pass the server\'s own validation');
+  await engine.decide('A first decision.', questions);
+}
+
 export async function createReferenceServer(options: ReferenceServerOptions): Promise<ReferenceServer> {
   const now = options.now ?? Date.now;
   const app = Fastify({
@@ -62,6 +73,7 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
   });
 
   const engine = await createDecisionEngine(options.abstainMargin !== undefined ? { abstainMargin: options.abstainMargin } : {});
+  await warmUp(engine);
   const assets = await openAssetStore({ dataDir: options.dataDir, ttlMs: options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS, now });
   const decisions = openDecisionLog(join(options.dataDir, 'decisions'), (file, line) => app.log.warn({ file, line }, 'skipped a corrupt record'));
   const clock = () => new Date(now());

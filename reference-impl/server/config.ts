@@ -18,13 +18,18 @@ export interface ServerConfig {
   profile: ProfileName;
 }
 
+/** Lifetime of the assets of the development project whose uploads expire quickly. */
+export const DEV_EXPIRY_TTL_SECONDS = 3;
+
 /**
- * Development keys: two projects, so that isolation can always be tried. Printed at start;
- * for local use only. Real deployments pass --keys-file or DECISION_KEYS.
+ * Development keys: two projects, so that isolation can always be tried, and a third whose
+ * assets expire within seconds, so that expiry can be tried against a separately started server.
+ * Printed at start; for local use only. Real deployments pass --keys-file or DECISION_KEYS.
  */
 export const DEV_PROJECTS: ProjectKeys[] = [
   { projectId: 'proj_dev_a', keys: [`${KEY_PREFIX}dev_project_a_0123456789abcdef`] },
   { projectId: 'proj_dev_b', keys: [`${KEY_PREFIX}dev_project_b_fedcba9876543210`] },
+  { projectId: 'proj_dev_expiry', keys: [`${KEY_PREFIX}dev_project_expiry_00ff00ff00ff`], assetTtlMs: DEV_EXPIRY_TTL_SECONDS * 1000 },
 ];
 
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 200, burst: 400 };

@@ -1,7 +1,8 @@
 // Durable, append-only records of decisions (ids only, never content) and of feedback on them,
 // so that feedback can be linked to a decision of the same project, across restarts.
-import { createWriteStream, existsSync, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
+import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { turnBuffer } from './turn-buffer.ts';
 
 export interface DecisionRecord {
   projectId: string;
@@ -58,9 +59,10 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
     for (const questionId of Object.keys(record.answers)) answered.add(keyOf(keyOf(record.projectId, record.requestId), questionId));
   }
 
-  // Streams buffer appends, keeping file I/O off the decision's critical path.
-  const decisionsOut: WriteStream = createWriteStream(decisionsPath, { flags: 'a' });
-  const feedbackOut: WriteStream = createWriteStream(feedbackPath, { flags: 'a' });
+  // Records wait in memory for the end of the event-loop turn, then go to the file in one
+  // asynchronous write per turn: file I/O stays off the decision's critical path.
+  const decisionsOut = appender(decisionsPath);
+  const feedbackOut = appender(feedbackPath);
 
   return {
     recordDecision(record) {
@@ -75,7 +77,29 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
       feedbackOut.write(`${JSON.stringify(record)}\n`);
     },
     async close() {
-      await Promise.all([decisionsOut, feedbackOut].map((stream) => new Promise<void>((resolve) => stream.end(resolve))));
+      await Promise.all([decisionsOut.close(), feedbackOut.close()]);
+    },
+  };
+}
+
+/**
+ * Appends lines to a file, batched per event-loop turn. After close (requests still in flight
+ * while the server shuts down), lines are appended synchronously: a record is never lost.
+ */
+function appender(path: string): { write(line: string): void; close(): Promise<void> } {
+  const stream: WriteStream = createWriteStream(path, { flags: 'a' });
+  const pending = turnBuffer((text) => stream.write(text));
+  let closed = false;
+  return {
+    write(line) {
+      if (closed) appendFileSync(path, line);
+      else pending.add(line);
+    },
+    close() {
+      if (closed) return Promise.resolve();
+      pending.flush();
+      closed = true;
+      return new Promise<void>((resolve) => stream.end(resolve));
     },
   };
 }

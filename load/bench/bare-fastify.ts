@@ -1,4 +1,4 @@
-// A bare Fastify route answering fixed JSON: the floor the reference server is compared with.
+// A bare Fastify route answering fixed JSON on the decide path: the most this machine and load generator can show.
 import Fastify from 'fastify';
 
 const app = Fastify();

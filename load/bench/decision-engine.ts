@@ -1,4 +1,4 @@
-// Latency of the decision engine: `npx tsx reference-impl/bench/decision-engine.ts [iterations]`.
+// Latency of the decision engine: `npx tsx load/bench/decision-engine.ts [iterations]`.
 //
 // Times, for a 1,000-character context and one choice question of 4 options:
 // - engine.decide end to end (features, packing, one session run, answers);
@@ -6,13 +6,13 @@
 // Prints median and p99 in milliseconds; asserts nothing (figures depend on the machine).
 import { performance } from 'node:perf_hooks';
 import type { Schemas } from '../../spec/index.ts';
-import { packBatch } from '../decision/batch.ts';
-import { resolveCalibration } from '../decision/calibration.ts';
-import { createDecisionEngine } from '../decision/engine.ts';
-import { contextVector } from '../decision/features.ts';
-import { layoutQuestions } from '../decision/layout.ts';
-import { buildDecisionModel } from '../decision/model.ts';
-import { openScoringSession } from '../decision/session.ts';
+import { packBatch } from '../../reference-impl/decision/batch.ts';
+import { resolveCalibration } from '../../reference-impl/decision/calibration.ts';
+import { createDecisionEngine } from '../../reference-impl/decision/engine.ts';
+import { contextVector } from '../../reference-impl/decision/features.ts';
+import { layoutQuestions } from '../../reference-impl/decision/layout.ts';
+import { buildDecisionModel } from '../../reference-impl/decision/model.ts';
+import { openScoringSession } from '../../reference-impl/decision/session.ts';
 
 const ITERATIONS = Number(process.argv[2] ?? 2000);
 const WARM_UP = 200;
@@ -82,6 +82,6 @@ const runSummary = await time(ITERATIONS, () => session.run(batch));
 await session.release();
 
 console.log(`decision engine benchmark: ${CONTEXT_LENGTH}-character context, 1 choice question of 4 options, ${ITERATIONS} iterations after ${WARM_UP} warm-up`);
-console.log(`model: ${modelBytes.length} bytes, built in ${buildMs.toFixed(2)} ms; ${batch.contextIds.length} context features, ${batch.probeIds.length} probe features`);
+console.log(`model: ${modelBytes.length} bytes, built in ${buildMs.toFixed(2)} ms; ${batch.contextWeights.length} context features, ${batch.probeIds.length} probe features`);
 console.log(`engine.decide   ${format(decideSummary)}   (${runsPerDecide} session run per decide)`);
 console.log(`session.run     ${format(runSummary)}`);

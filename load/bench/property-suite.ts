@@ -1,12 +1,12 @@
 // Benchmark of the property suite against the bundled reference server: for each property, the
 // run time of its default budget, the cases it ran and cases per second (asset uploads for the
 // pool and any shrinking included), then the whole suite's run time.
-//   npx tsx property/bench.ts [--seed N] [--num-runs N]
+//   npx tsx load/bench/property-suite.ts [--seed N] [--num-runs N]
 import { parseArgs } from 'node:util';
-import { startEmbeddedTarget } from '../cli/embedded-target.ts';
-import { ALL_CAPABILITIES, type CheckResult } from '../harness/check.ts';
-import { runCheck } from '../harness/runner.ts';
-import { propertyChecks } from './registry.ts';
+import { startEmbeddedTarget } from '../../cli/embedded-target.ts';
+import { ALL_CAPABILITIES, type CheckResult } from '../../harness/check.ts';
+import { runCheck } from '../../harness/runner.ts';
+import { propertyChecks } from '../../property/registry.ts';
 
 const { values } = parseArgs({ options: { seed: { type: 'string' }, 'num-runs': { type: 'string' } } });
 const seed = Number(values.seed ?? 1);
@@ -30,7 +30,7 @@ function failureOf(result: CheckResult): string {
 /** One upload of each heavy sample type and one decision, so that one-off start-up work (PDF reader, model session) is not timed. */
 async function warmUp(baseUrl: string, key: string): Promise<void> {
   const { request } = await import('undici');
-  const { sampleFor } = await import('../harness/samples/media.ts');
+  const { sampleFor } = await import('../../harness/samples/media.ts');
   const headers = { authorization: `Bearer ${key}` };
   for (const mimeType of ['application/pdf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'audio/ogg'] as const) {
     const reply = await request(`${baseUrl}/v1/assets`, { method: 'POST', headers: { ...headers, 'content-type': mimeType }, body: sampleFor(mimeType) });
