@@ -1,5 +1,6 @@
 // The exchanges of an earlier run, read from its results.json (reports/results.schema.json).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { isObject } from '../spec/index.ts';
 
 export interface RecordedExchange {
@@ -8,6 +9,11 @@ export interface RecordedExchange {
   checkId: string;
   checkStatus: string;
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  /**
+   * The exact bytes of a body too large to inline, from the body file the report keeps beside
+   * results.json (its reproduce line sends `@bodies/<sha256>.bin`), when that file is there.
+   */
+  bodyBytes?: Uint8Array;
   response?: { status: number; headers: Record<string, string>; body: string };
   transportError?: string;
 }
@@ -32,12 +38,15 @@ export function readRecordedExchanges(file: string): RecordedExchange[] {
     for (const evidence of check.evidence) {
       if (!isObject(evidence) || !isObject(evidence.request)) continue;
       const request = evidence.request as unknown as RecordedExchange['request'];
+      const bodyFile = typeof evidence.curl === 'string' ? /--data-binary '@(bodies\/[0-9a-f]{64}\.bin)'/.exec(evidence.curl)?.[1] : undefined;
+      const bodyPath = bodyFile ? join(dirname(file), bodyFile) : undefined;
       const response = isObject(evidence.response) ? (evidence.response as unknown as RecordedExchange['response']) : undefined;
       exchanges.push({
         index: exchanges.length + 1,
         checkId: String(check.id),
         checkStatus: String(check.status),
         request,
+        ...(bodyPath && existsSync(bodyPath) ? { bodyBytes: new Uint8Array(readFileSync(bodyPath)) } : {}),
         ...(response ? { response } : {}),
         ...(typeof evidence.transport_error === 'string' ? { transportError: evidence.transport_error } : {}),
       });

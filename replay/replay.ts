@@ -36,6 +36,7 @@ export function skipReason(exchange: RecordedExchange): string | undefined {
   if (exchange.checkStatus === 'skip') return 'its check was skipped in the old run';
   if (!exchange.response) return 'no response was recorded (transport error)';
   const body = exchange.request.body;
+  if (exchange.bodyBytes) return undefined;
   if (body !== undefined && /^<\d+ bytes>$/.test(body)) return 'the request body was recorded as its size only (<N bytes>)';
   if (body !== undefined && isExcerpt(body)) return 'the request body was recorded as an excerpt';
   return undefined;
@@ -56,7 +57,8 @@ export async function replay(exchanges: readonly RecordedExchange[], target: Rep
     }
     const old = exchange.response!;
     const path = ids.rewrite(new URL(exchange.request.url).pathname + new URL(exchange.request.url).search);
-    const body = exchange.request.body === undefined ? undefined : ids.rewrite(exchange.request.body);
+    // A body kept as a file is sent as its exact bytes: it is an upload or a generated body, not one that names ids.
+    const body = exchange.bodyBytes || exchange.request.body === undefined ? undefined : ids.rewrite(exchange.request.body);
     const unknown = [...path.unknown, ...(body?.unknown ?? [])];
     ids.sawOldResponse(old.body, old.headers);
     if (unknown.length > 0) {
@@ -69,8 +71,8 @@ export async function replay(exchanges: readonly RecordedExchange[], target: Rep
     if (authorization !== undefined && !masked) headers.authorization = authorization;
     const send = (key: string | null): Promise<Reply> => {
       const sent: SentRequest = { method: exchange.request.method, path: path.text, headers, key };
-      if (body !== undefined) {
-        sent.raw = body.text;
+      if (body !== undefined || exchange.bodyBytes) {
+        sent.raw = exchange.bodyBytes ?? body!.text;
         const contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
         if (contentType !== undefined) sent.contentType = contentType;
       }
