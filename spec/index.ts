@@ -8,7 +8,7 @@ export type { OpenPoint } from './open-points.ts';
 export { seedSections, hardRuleSections, seedSectionIndex } from './seed-sections.ts';
 export type { SeedSection } from './seed-sections.ts';
 export { errorCodes, errorCode } from './error-codes.ts';
-export { requestBodyLimitBytes, defaultAssetLifetimeMs, currentModel, modelAliases } from './seed-limits.ts';
+export { requestBodyLimitBytes, defaultAssetLifetimeMs, currentModel, modelAliases, coldStartAllowanceMs, clientTimeoutMs } from './seed-limits.ts';
 export type { ErrorCodeInfo } from './error-codes.ts';
 export { schemaValidator, requestBodyValidator, requestBodySchemaName, responseSchemaFor, validateResponseBody } from './validators.ts';
 export type { ValidationMode, ValidationIssue, ValidationResult, Validator, ResponseSchemaChoice } from './validators.ts';
