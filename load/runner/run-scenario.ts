@@ -1,0 +1,89 @@
+// The Node runner: executes a shared scenario definition with undici where k6 is absent, under
+// the same executor semantics (iterations at planned instants for arrival-rate executors,
+// dropped when every virtual user is busy; back-to-back loops for per-vu-iterations).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'undici';
+import type { LoadRun } from '../../reports/load-run.ts';
+import { checkResponse, target, targetProblem } from '../definitions/common.js';
+import { seedFigures } from '../definitions/seed-figures.js';
+import type { LoadRequest, LoadResponse, ScenarioDefinition } from './definition.ts';
+import { nodeLoadResult } from './result.ts';
+import { SampleLog } from './samples.ts';
+import { arrivalTimes } from './schedule.ts';
+
+export async function runWithNode(definition: ScenarioDefinition, settings: Record<string, string | undefined>): Promise<LoadRun> {
+  const problem = targetProblem(settings);
+  if (problem) throw new Error(problem);
+  const { baseUrl } = target(settings);
+  const { executor } = definition;
+  const concurrency = executor.executor === 'per-vu-iterations' ? executor.vus : executor.maxVUs;
+  const timeoutMs = seedFigures.clientTimeoutS * 1000;
+  const pool = new Pool(baseUrl, { connections: concurrency, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
+  const log = new SampleLog();
+  const startedAt = new Date();
+  const start = performance.now();
+
+  const io = {
+    async send(request: LoadRequest): Promise<LoadResponse> {
+      const dispatched = performance.now();
+      let response: LoadResponse;
+      try {
+        const reply = await pool.request({
+          method: request.method as 'GET',
+          path: request.path,
+          headers: request.headers ?? {},
+          ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
+        });
+        const body = await reply.body.text();
+        const headers: Record<string, string> = {};
+        for (const [key, value] of Object.entries(reply.headers)) if (value !== undefined) headers[key.toLowerCase()] = String(value);
+        response = { status: reply.statusCode, headers, body };
+      } catch {
+        response = { status: 0, headers: {}, body: '' };
+      }
+      log.requests.push({ name: request.name, startedMs: dispatched - start, durationMs: performance.now() - dispatched, status: response.status });
+      log.recordChecks(checkResponse(request, response));
+      return response;
+    },
+    pause: (seconds: number) => sleep(seconds * 1000),
+  };
+
+  const runIteration = async (index: number) => {
+    log.iterations++;
+    try {
+      await definition.iteration(index, io);
+    } catch {
+      // An iteration that throws is over; its requests are already recorded (k6 does the same).
+    }
+  };
+
+  try {
+    if (executor.executor === 'per-vu-iterations') {
+      await Promise.all(
+        Array.from({ length: executor.vus }, async (_, vu) => {
+          for (let n = 0; n < executor.iterations; n++) await runIteration(vu * executor.iterations + n);
+        }),
+      );
+    } else {
+      const times = arrivalTimes(executor);
+      const running = new Set<Promise<void>>();
+      // Each tick starts every iteration that is due, so the rate holds without a timer per iteration.
+      for (let index = 0; index < times.length; ) {
+        const now = performance.now() - start;
+        for (; index < times.length && times[index]! <= now; index++) {
+          if (running.size >= executor.maxVUs) {
+            log.droppedIterations++;
+            continue;
+          }
+          const iteration = runIteration(index).finally(() => running.delete(iteration));
+          running.add(iteration);
+        }
+        if (index < times.length) await sleep(Math.min(5, Math.max(0, times[index]! - (performance.now() - start))));
+      }
+      await Promise.all(running);
+    }
+  } finally {
+    await pool.close();
+  }
+  return nodeLoadResult(definition, log, { baseUrl, startedAt, durationMs: performance.now() - start, nodeVersion: process.version });
+}
