@@ -12,6 +12,7 @@
  * @typedef {{ p95Ms: number, p99Ms: number, errorRate: number, checkRate: number }} Thresholds
  * @typedef {{ executor: 'constant-arrival-rate', rate: number, timeUnit: string, duration: string, preAllocatedVUs: number, maxVUs: number }
  *   | { executor: 'ramping-arrival-rate', startRate: number, timeUnit: string, stages: { target: number, duration: string }[], preAllocatedVUs: number, maxVUs: number }
+ *   | { executor: 'constant-vus', vus: number, duration: string }
  *   | { executor: 'per-vu-iterations', vus: number, iterations: number, maxDuration: string }} Executor  k6's own option names, so the k6 script passes it on as is.
  * @typedef {{ name: string, description: string, executor: Executor, thresholds: Thresholds, requestNames: string[],
  *   timelineWindowS: number, iteration: (index: number, io: LoadIo) => Promise<void> }} ScenarioDefinition

@@ -13,6 +13,7 @@ export function durationSeconds(/** @type {string} */ text) {
 export function plannedDurationS(/** @type {import('./common.js').Executor} */ executor) {
   switch (executor.executor) {
     case 'constant-arrival-rate':
+    case 'constant-vus':
       return durationSeconds(executor.duration);
     case 'ramping-arrival-rate':
       return executor.stages.reduce((total, stage) => total + durationSeconds(stage.duration), 0);

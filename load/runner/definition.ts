@@ -6,7 +6,7 @@ export type Executor = ExecutorType;
 export type { LoadRequest, LoadResponse, ScenarioDefinition, Settings } from '../definitions/common.js';
 
 /** Every scenario, by the name of its file in load/definitions/ and load/scenarios/. */
-export const SCENARIOS = ['decide-steady', 'mixed', 'spike', 'soak', 'cold-start'] as const;
+export const SCENARIOS = ['decide-steady', 'decide-capacity', 'mixed', 'spike', 'soak', 'cold-start'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export function isScenarioName(name: string): name is ScenarioName {

@@ -1,10 +1,11 @@
 // The Node runner: executes a shared scenario definition with undici where k6 is absent, under
 // the same executor semantics (iterations at planned instants for arrival-rate executors,
-// dropped when every virtual user is busy; back-to-back loops for per-vu-iterations).
+// dropped when every virtual user is busy; back-to-back loops for constant-vus and per-vu-iterations).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { LoadRun } from '../../reports/load-run.ts';
 import { checkResponse, target, targetProblem } from '../definitions/common.js';
+import { durationSeconds } from '../definitions/executor.js';
 import { seedFigures } from '../definitions/seed-figures.js';
 import type { LoadRequest, LoadResponse, ScenarioDefinition } from './definition.ts';
 import { nodeLoadResult } from './result.ts';
@@ -16,7 +17,7 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
   if (problem) throw new Error(problem);
   const { baseUrl } = target(settings);
   const { executor } = definition;
-  const concurrency = executor.executor === 'per-vu-iterations' ? executor.vus : executor.maxVUs;
+  const concurrency = executor.executor === 'per-vu-iterations' || executor.executor === 'constant-vus' ? executor.vus : executor.maxVUs;
   const timeoutMs = seedFigures.clientTimeoutS * 1000;
   const pool = new Pool(baseUrl, { connections: concurrency, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
   const log = new SampleLog();
@@ -62,6 +63,15 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
       await Promise.all(
         Array.from({ length: executor.vus }, async (_, vu) => {
           for (let n = 0; n < executor.iterations; n++) await runIteration(vu * executor.iterations + n);
+        }),
+      );
+    } else if (executor.executor === 'constant-vus') {
+      // Closed loop: each virtual user starts its next iteration when the last one ends, until the duration is over.
+      const endMs = durationSeconds(executor.duration) * 1000;
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: executor.vus }, async () => {
+          while (performance.now() - start < endMs) await runIteration(next++);
         }),
       );
     } else {
