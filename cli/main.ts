@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
 import { listChecks } from './list-checks.ts';
+import { loadCommand } from './load.ts';
 import { runCommand } from './run.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -12,6 +13,7 @@ const USAGE = `Usage: decision-conformance <command> [options]
 Commands:
   run           run the conformance suite against a server (default: the bundled reference server) and write reports
   list-checks   print the catalogue of checks (--json for JSON)
+  load          load and cold-start runs, and regression comparison (load --help)
   serve         start the bundled reference server (options: serve --help)
   mock          start the Prism mock served from the spec (options: mock --help)
   lint          lint spec/openapi.yaml with Spectral and the kit's ruleset
@@ -53,6 +55,8 @@ export async function main(argv: string[]): Promise<number> {
     case 'list-checks':
       process.stdout.write(`${listChecks(rest.includes('--json') ? 'json' : 'text')}\n`);
       return 0;
+    case 'load':
+      return loadCommand(rest, process.env, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
     case 'serve':
       return delegate(['--import', 'tsx', 'reference-impl/serve.ts', ...rest]);
     case 'mock':

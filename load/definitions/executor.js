@@ -22,6 +22,16 @@ export function plannedDurationS(/** @type {import('./common.js').Executor} */ e
   }
 }
 
+/**
+ * Iterations a constant-arrival-rate executor plans (rate × duration); undefined for others.
+ * k6 sometimes starts one more at the very end of the duration: runners skip iterations past
+ * the plan, so k6 and the Node runner send exactly the same requests.
+ */
+export function plannedIterations(/** @type {import('./common.js').Executor} */ executor) {
+  if (executor.executor !== 'constant-arrival-rate') return undefined;
+  return Math.round((executor.rate / durationSeconds(executor.timeUnit)) * durationSeconds(executor.duration));
+}
+
 /** The most windows a timeline has: later requests fall into the last one. */
 export const MAX_TIMELINE_WINDOWS = 120;
 

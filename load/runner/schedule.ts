@@ -1,14 +1,14 @@
 // When each iteration starts, under k6's executor semantics: arrival-rate executors start
 // iterations at planned instants whatever the server does (open loop); per-vu-iterations runs
 // each virtual user's iterations back to back (closed loop).
-import { durationSeconds } from '../definitions/executor.js';
+import { durationSeconds, plannedIterations } from '../definitions/executor.js';
 import type { Executor } from './definition.ts';
 
 /** Start offsets in milliseconds of every iteration an arrival-rate executor plans. */
 export function arrivalTimes(executor: Executor): number[] {
   if (executor.executor === 'constant-arrival-rate') {
     const perSecond = executor.rate / durationSeconds(executor.timeUnit);
-    const count = Math.round(perSecond * durationSeconds(executor.duration));
+    const count = plannedIterations(executor) ?? 0;
     return Array.from({ length: count }, (_, index) => (index / perSecond) * 1000);
   }
   if (executor.executor === 'ramping-arrival-rate') {

@@ -5,9 +5,9 @@
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
-import { Trend } from 'k6/metrics';
+import { Counter, Trend } from 'k6/metrics';
 import { checkResponse, target, targetProblem } from '../definitions/common.js';
-import { thresholdExpressions, timelineWindows } from '../definitions/executor.js';
+import { plannedIterations, thresholdExpressions, timelineWindows } from '../definitions/executor.js';
 import { seedFigures } from '../definitions/seed-figures.js';
 
 const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
@@ -19,6 +19,9 @@ export function k6Scenario(/** @type {import('../definitions/common.js').Scenari
   // One trend per timeline window: k6's end-of-test summary has no time series, so the
   // percentiles over time are kept as metrics of their own.
   const windowTrends = Array.from({ length: windows.count }, (_, index) => new Trend(`timeline_w${index}`, true));
+  const planned = plannedIterations(definition.executor);
+  // Iterations that ran the definition (k6's own count includes any it started past the plan).
+  const scenarioIterations = new Counter('scenario_iterations');
 
   /** @type {Record<string, string[]>} */
   const thresholds = { ...thresholdExpressions(definition.thresholds) };
@@ -64,7 +67,12 @@ export function k6Scenario(/** @type {import('../definitions/common.js').Scenari
       const problem = targetProblem(env);
       if (problem) exec.test.abort(problem);
     },
-    iteration: async () => definition.iteration(exec.scenario.iterationInTest, io),
+    async iteration() {
+      const index = exec.scenario.iterationInTest;
+      if (planned !== undefined && index >= planned) return;
+      scenarioIterations.add(1);
+      await definition.iteration(index, io);
+    },
     handleSummary(/** @type {any} */ data) {
       const result = loadResult(definition, data, baseUrl, env, windows);
       const dir = (env.REPORT_DIR ?? '.').replace(/\/+$/, '');
@@ -128,7 +136,7 @@ function loadResult(/** @type {import('../definitions/common.js').ScenarioDefini
     started_at: new Date(Date.now() - durationMs).toISOString(),
     duration_ms: round(durationMs),
     executor: definition.executor,
-    iterations: metrics.iterations?.values.count ?? 0,
+    iterations: metrics.scenario_iterations?.values.count ?? 0,
     dropped_iterations: metrics.dropped_iterations?.values.count ?? 0,
     requests,
     requests_by_name: requestsByName,

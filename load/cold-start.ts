@@ -1,0 +1,90 @@
+// Cold start of the bundled reference server: spawn it as `npm run serve` does, and time
+// spawn -> listening and spawn -> first successful decide, several times, against the seed's
+// cold-start allowance.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import type { ColdStartReport } from '../reports/load-run.ts';
+import { coldStartAllowanceMs } from '../spec/index.ts';
+import { median } from './compare.ts';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * The reference server as `npm run serve` starts it. The one place that knows how: when the
+ * start changes (a prebuilt entry instead of tsx), change this function only.
+ */
+export function spawnReferenceServer(args: string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'reference-impl/serve.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export interface ColdStartSample {
+  listeningMs: number;
+  firstDecideMs: number;
+}
+
+const DECIDE_BODY = JSON.stringify({ context: 'I was charged twice and want a refund.', questions: { topic: { type: 'choice', options: { billing: 'Payments', shipping: 'Delivery' } } } });
+
+/** One spawn: until the server prints its address, then until a decide succeeds; the server is stopped after. */
+export async function measureColdStart(allowanceMs = coldStartAllowanceMs): Promise<ColdStartSample> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'decision-cold-start-'));
+  const key = `svc_live_cold_${randomBytes(12).toString('hex')}`;
+  const spawned = performance.now();
+  const child = spawnReferenceServer(['--port', '0', '--data-dir', dataDir, '--keys', `proj_cold_start=${key}`, '--log-level', 'warn']);
+  try {
+    const baseUrl = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`the server did not listen within ${allowanceMs} ms`)), allowanceMs);
+      child.stdout!.setEncoding('utf8').on('data', (text: string) => {
+        output += text;
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      });
+      child.on('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
+    });
+    const listeningMs = performance.now() - spawned;
+    for (;;) {
+      if (performance.now() - spawned > allowanceMs) throw new Error(`no successful decide within ${allowanceMs} ms of the spawn`);
+      try {
+        const reply = await request(`${baseUrl}/v1/decide`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: DECIDE_BODY });
+        await reply.body.dump();
+        if (reply.statusCode >= 200 && reply.statusCode < 300) break;
+      } catch {
+        // Not ready yet: try again shortly.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return { listeningMs, firstDecideMs: performance.now() - spawned };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+const spread = (values: number[]) => ({ median: round(median(values)), max: round(Math.max(...values)), values: values.map(round) });
+
+export async function coldStartReport(runs: number, output: (line: string) => void): Promise<ColdStartReport> {
+  const samples: ColdStartSample[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const sample = await measureColdStart();
+    samples.push(sample);
+    output(`spawn ${run}/${runs}: listening after ${round(sample.listeningMs)} ms, first successful decide after ${round(sample.firstDecideMs)} ms`);
+  }
+  const firstDecide = samples.map((sample) => sample.firstDecideMs);
+  return {
+    runs,
+    allowance_ms: coldStartAllowanceMs,
+    spawn_to_listening_ms: spread(samples.map((sample) => sample.listeningMs)),
+    spawn_to_first_decide_ms: spread(firstDecide),
+    within_allowance: firstDecide.every((ms) => ms <= coldStartAllowanceMs),
+  };
+}
