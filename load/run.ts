@@ -19,7 +19,20 @@ export interface LoadRunOptions {
 
 const MEMORY_SAMPLE_MS = 1000;
 
+/**
+ * One second of the scenario by the Node runner, not counted: a server's first requests pay for
+ * lazy loading and JIT warm-up, which is cold start (its own scenario), not load.
+ */
+export async function warmUp(scenario: ScenarioName, settings: Record<string, string | undefined>): Promise<LoadRun> {
+  const warmSettings = { ...settings, DURATION: '1', RUN_ID: `${Date.now().toString(36)}w` };
+  return runWithNode(await loadDefinition(scenario, warmSettings), warmSettings);
+}
+
 export async function runLoad(options: LoadRunOptions): Promise<LoadSection> {
+  if (options.scenario !== 'cold-start') {
+    const warm = await warmUp(options.scenario, options.settings);
+    options.output(`warm-up (not counted): ${warm.requests} requests in ${Math.round(warm.duration_ms)} ms`);
+  }
   const runs: LoadRun[] = [];
   for (let repeat = 1; repeat <= options.repeat; repeat++) {
     // Each repeat gets its own request ids: a server may refuse an id it has seen (feedback links by it).

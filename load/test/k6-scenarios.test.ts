@@ -8,6 +8,7 @@ import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-tar
 import { isOperation, startMutatingProxy } from '../../harness/testing/mutating-proxy.ts';
 import { SCENARIO_DIR, runWithK6 } from '../k6.ts';
 import { SCENARIOS } from '../runner/definition.ts';
+import { warmUp } from '../run.ts';
 import { k6ForTests, loadRunErrors, settingsFor } from './support.ts';
 
 /** Short, bounded settings per scenario: seconds, loopback, a few hundred requests at most. */
@@ -26,6 +27,7 @@ let k6: string;
 beforeAll(async () => {
   k6 = k6ForTests();
   target = await startEmbeddedTarget();
+  await warmUp('mixed', settingsFor(target.baseUrl, target.keyA));
 });
 afterAll(async () => target?.stop());
 
