@@ -29,16 +29,34 @@ export interface ColdStartSample {
 
 const DECIDE_BODY = JSON.stringify({ context: 'I was charged twice and want a refund.', questions: { topic: { type: 'choice', options: { billing: 'Payments', shipping: 'Delivery' } } } });
 
-/** One spawn: until the server prints its address, then until a decide succeeds; the server is stopped after. */
-export async function measureColdStart(allowanceMs = coldStartAllowanceMs): Promise<ColdStartSample> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'decision-cold-start-'));
-  const key = `svc_live_cold_${randomBytes(12).toString('hex')}`;
-  const spawned = performance.now();
-  const child = spawnReferenceServer(['--port', '0', '--data-dir', dataDir, '--keys', `proj_cold_start=${key}`, '--log-level', 'warn']);
+export interface SpawnedServer {
+  baseUrl: string;
+  key: string;
+  /** performance.now() at the spawn. */
+  spawnedAt: number;
+  listeningMs: number;
+  stop(): Promise<void>;
+}
+
+/** Spawns the reference server with one project and a fresh data folder, and waits until it prints its address. */
+export async function startSpawnedServer(options: { timeoutMs?: number; extraArgs?: string[] } = {}): Promise<SpawnedServer> {
+  const timeoutMs = options.timeoutMs ?? coldStartAllowanceMs;
+  const dataDir = mkdtempSync(join(tmpdir(), 'decision-spawned-'));
+  const key = `svc_live_load_${randomBytes(12).toString('hex')}`;
+  const spawnedAt = performance.now();
+  const child = spawnReferenceServer(['--port', '0', '--data-dir', dataDir, '--keys', `proj_load=${key}`, '--log-level', 'warn', ...(options.extraArgs ?? [])]);
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
     const baseUrl = await new Promise<string>((resolve, reject) => {
       let output = '';
-      const timer = setTimeout(() => reject(new Error(`the server did not listen within ${allowanceMs} ms`)), allowanceMs);
+      const timer = setTimeout(() => reject(new Error(`the server did not listen within ${timeoutMs} ms`)), timeoutMs);
       child.stdout!.setEncoding('utf8').on('data', (text: string) => {
         output += text;
         const match = /listening on (http:\/\/\S+)/.exec(output);
@@ -47,13 +65,27 @@ export async function measureColdStart(allowanceMs = coldStartAllowanceMs): Prom
           resolve(match[1]!);
         }
       });
-      child.on('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
+      child.stderr!.resume();
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the server exited with ${code} before listening`));
+      });
     });
-    const listeningMs = performance.now() - spawned;
+    return { baseUrl, key, spawnedAt, listeningMs: performance.now() - spawnedAt, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** One spawn: until the server listens, then until a decide succeeds; the server is stopped after. */
+export async function measureColdStart(allowanceMs = coldStartAllowanceMs): Promise<ColdStartSample> {
+  const server = await startSpawnedServer({ timeoutMs: allowanceMs });
+  try {
     for (;;) {
-      if (performance.now() - spawned > allowanceMs) throw new Error(`no successful decide within ${allowanceMs} ms of the spawn`);
+      if (performance.now() - server.spawnedAt > allowanceMs) throw new Error(`no successful decide within ${allowanceMs} ms of the spawn`);
       try {
-        const reply = await request(`${baseUrl}/v1/decide`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: DECIDE_BODY });
+        const reply = await request(`${server.baseUrl}/v1/decide`, { method: 'POST', headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' }, body: DECIDE_BODY });
         await reply.body.dump();
         if (reply.statusCode >= 200 && reply.statusCode < 300) break;
       } catch {
@@ -61,11 +93,9 @@ export async function measureColdStart(allowanceMs = coldStartAllowanceMs): Prom
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    return { listeningMs, firstDecideMs: performance.now() - spawned };
+    return { listeningMs: server.listeningMs, firstDecideMs: performance.now() - server.spawnedAt };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 
