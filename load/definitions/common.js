@@ -108,25 +108,38 @@ export function jsonHeaders(/** @type {string} */ apiKey, /** @type {string} */ 
   return { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'x-request-id': requestId };
 }
 
+/** Check names per request name, made once: the runners call checkResponse for every response. */
+const checkNames = new Map();
+
+function namesFor(/** @type {LoadRequest} */ request) {
+  let names = checkNames.get(request.name);
+  if (!names) {
+    names = {
+      status: `${request.name} status ${request.expect.status.join('|')}`,
+      hasId: `${request.name} has X-Request-ID`,
+      keepsId: `${request.name} keeps the sent X-Request-ID`,
+      fields: new Map((request.expect.json ?? []).map((field) => [field, `${request.name} body has ${field}`])),
+    };
+    checkNames.set(request.name, names);
+  }
+  return names;
+}
+
 /** Response checks, by name: the same names in k6's `checks` and in the Node runner's tally. */
 export function checkResponse(/** @type {LoadRequest} */ request, /** @type {LoadResponse} */ response) {
+  const names = namesFor(request);
   const requestId = response.headers['x-request-id'];
   /** @type {Record<string, boolean>} */
   const results = {
-    [`${request.name} status ${request.expect.status.join('|')}`]: request.expect.status.includes(response.status),
-    [`${request.name} has X-Request-ID`]: typeof requestId === 'string' && requestId.length > 0,
+    [names.status]: request.expect.status.includes(response.status),
+    [names.hasId]: typeof requestId === 'string' && requestId.length > 0,
   };
   const sentId = request.headers?.['x-request-id'];
-  if (sentId !== undefined) results[`${request.name} keeps the sent X-Request-ID`] = requestId === sentId;
+  if (sentId !== undefined) results[names.keepsId] = requestId === sentId;
   if (request.expect.json) {
-    let body;
-    try {
-      body = JSON.parse(response.body);
-    } catch {
-      body = undefined;
-    }
+    const body = jsonBody(response);
     for (const field of request.expect.json) {
-      results[`${request.name} body has ${field}`] = typeof body === 'object' && body !== null && !Array.isArray(body) && body[field] !== undefined && body[field] !== null;
+      results[names.fields.get(field) ?? `${request.name} body has ${field}`] = typeof body === 'object' && body !== null && !Array.isArray(body) && body[field] !== undefined && body[field] !== null;
     }
   }
   return results;
@@ -144,19 +157,32 @@ export function jsonBody(/** @type {LoadResponse} */ response) {
 /** 2xx: for operations whose success status the seed leaves open (decide, models, feedback). */
 export const SUCCESS = [200, 201, 202, 203, 204];
 
+/** Bodies made once per (variant, size, count): generating them is most of a runner's work per request. */
+const decideBodies = new Map();
+
+/** Distinct contexts per size and question count: enough variety, bounded generation cost. */
+const CONTEXT_VARIANTS = 64;
+
+/** The JSON text of a decide body: context and question types follow the iteration index. */
+export function decideBody(/** @type {number} */ index, /** @type {number} */ contextChars, /** @type {number} */ questionCount) {
+  const variant = index % CONTEXT_VARIANTS;
+  const key = `${variant}|${contextChars}|${questionCount}`;
+  let text = decideBodies.get(key);
+  if (text === undefined) {
+    text = JSON.stringify({ context: contextText(seededRandom(variant + 1), contextChars), questions: questions(questionCount, variant % QUESTION_TYPES.length) });
+    decideBodies.set(key, text);
+  }
+  return text;
+}
+
 /** A decide request of one of the steady mix's shapes, chosen by the iteration index. */
 export function decideRequest(/** @type {{ apiKey: string, requestId: string, index: number, contextChars: number, questionCount: number }} */ options) {
-  const random = seededRandom(options.index + 1);
-  const body = {
-    context: contextText(random, options.contextChars),
-    questions: questions(options.questionCount, options.index % QUESTION_TYPES.length),
-  };
   return {
     name: 'decide',
     method: 'POST',
     path: '/v1/decide',
     headers: jsonHeaders(options.apiKey, options.requestId),
-    body: JSON.stringify(body),
+    body: decideBody(options.index, options.contextChars, options.questionCount),
     expect: { status: SUCCESS, json: ['model', 'answers', 'usage'] },
   };
 }
