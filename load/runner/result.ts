@@ -40,7 +40,9 @@ export function nodeLoadResult(definition: ScenarioDefinition, log: SampleLog, f
   const byWindow = new Map<number, number[]>();
   for (const sample of answered) {
     const index = windows.indexAt(sample.startedMs);
-    byWindow.set(index, [...(byWindow.get(index) ?? []), sample.durationMs]);
+    const durations = byWindow.get(index);
+    if (durations) durations.push(sample.durationMs);
+    else byWindow.set(index, [sample.durationMs]);
   }
   const timeline: LoadTimelineWindow[] = [...byWindow.keys()]
     .sort((a, b) => a - b)
