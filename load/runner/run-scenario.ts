@@ -36,9 +36,10 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
           ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
         });
         const body = await reply.body.text();
-        const headers: Record<string, string> = {};
-        for (const [key, value] of Object.entries(reply.headers)) if (value !== undefined) headers[key.toLowerCase()] = String(value);
-        response = { status: reply.statusCode, headers, body };
+        // undici gives header names in lower case already; a repeated header is an array, joined as k6 does.
+        const headers = reply.headers as Record<string, string | string[]>;
+        for (const name in headers) if (Array.isArray(headers[name])) headers[name] = (headers[name] as string[]).join(', ');
+        response = { status: reply.statusCode, headers: headers as Record<string, string>, body };
       } catch {
         response = { status: 0, headers: {}, body: '' };
       }
