@@ -53,9 +53,20 @@ ${perName}
 </table>
 <h3>Latency over time (run 1)</h3>
 ${timelineChart(first.timeline)}` : ''}
+${first && idleLine(first) ? `<h3>After idling</h3><p>${html(idleLine(first)!)}</p>` : ''}
 ${driftHtml(load)}
 ${coldStartHtml(load)}
 </section>`;
+}
+
+/** The cold-start scenario's first and after-idle calls beside the steady p50 (external targets' cold start). */
+export function idleLine(run: LoadRun): string | undefined {
+  const steady = run.latency.decide?.p50_ms;
+  const afterIdle = run.latency.decide_after_idle?.max_ms;
+  if (steady === undefined || afterIdle === undefined) return undefined;
+  const first = run.latency.decide_first?.max_ms;
+  const ratio = steady > 0 ? ` (× ${(afterIdle / steady).toFixed(1)})` : '';
+  return `${first !== undefined ? `first call ${formatMs(first)}; ` : ''}first call after the idle period ${formatMs(afterIdle)} vs steady p50 ${formatMs(steady)}${ratio}`;
 }
 
 function driftHtml(load: LoadSection): string {
@@ -158,6 +169,8 @@ export function loadMarkdown(load: LoadSection): string[] {
     const all = run.latency.all;
     lines.push(`| ${index + 1} | ${run.throughput_rps} | ${all ? formatMs(all.p50_ms) : '-'} | ${all ? formatMs(all.p95_ms) : '-'} | ${all ? formatMs(all.p99_ms) : '-'} | ${percent(run.error_rate)} | ${run.passed ? 'held' : `missed: ${run.thresholds.filter((t) => !t.ok).map((t) => markdownCode(`${t.metric} ${t.condition}`)).join(', ')}`} |`);
   });
+  const idle = load.runs[0] ? idleLine(load.runs[0]) : undefined;
+  if (idle) lines.push('', `Cold start of the target: ${idle}.`);
   if (load.cold_start) lines.push('', `Cold start (${load.cold_start.runs} spawns): first decide median ${formatMs(load.cold_start.spawn_to_first_decide_ms.median)}, max ${formatMs(load.cold_start.spawn_to_first_decide_ms.max)} (allowance ${formatMs(load.cold_start.allowance_ms)}).`);
   if (load.drift) lines.push('', `Drift: p50 × ${load.drift.p50_ratio} from first to last window${load.drift.rss_growth_bytes !== undefined ? `; memory ${load.drift.rss_growth_bytes >= 0 ? '+' : ''}${mebibytes(load.drift.rss_growth_bytes)}` : ''}.`);
   return lines;

@@ -8,7 +8,7 @@ import { renderHtml } from '../html.ts';
 import { renderJson } from '../json.ts';
 import { renderJunit } from '../junit.ts';
 import type { LoadRun, LoadSection } from '../load-run.ts';
-import { loadVerdict, timelineChart, useLogScale } from '../load-section.ts';
+import { idleLine, loadVerdict, timelineChart, useLogScale } from '../load-section.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { sampleRunReport } from './sample-run.ts';
 
@@ -64,4 +64,11 @@ test('latency over time uses a log scale only when outliers would flatten a line
   expect(useLogScale(spiky)).toBe(true);
   expect(timelineChart(spiky)).toContain('data-scale="log"');
   expect(timelineChart(flat)).toContain('data-scale="linear"');
+});
+
+test('the cold-start scenario reports the call after idling beside the steady p50', () => {
+  const latency = (ms: number) => ({ count: 1, p50_ms: ms, p90_ms: ms, p95_ms: ms, p99_ms: ms, max_ms: ms });
+  const coldRun = { ...run(true, flat), latency: { decide_first: latency(900), decide: latency(2), decide_after_idle: latency(8) } };
+  expect(idleLine(coldRun)).toBe('first call 900 ms; first call after the idle period 8.0 ms vs steady p50 2.0 ms (× 4.0)');
+  expect(idleLine(run(true, flat))).toBeUndefined();
 });
