@@ -20,7 +20,7 @@ load run --scenario NAME [options]     run a load scenario (${SCENARIOS.join(', 
   --base-url URL --api-key KEY         the server (default: the bundled reference server; key also from env DECISION_API_KEY)
   --duration S  --rate N               the scenario's duration and rate (each scenario has defaults)
   --set NAME=VALUE                     any other scenario setting (PEAK_RATE, VUS, IDLE_S, P95_MS, ERROR_RATE...), repeatable
-  --repeat N                           runs of the scenario (default 3): load compare decides on all of them
+  --repeat N                           runs of the scenario (default 5): load compare decides on all of them
   --report-dir DIR                     where reports go (default: reports/out/<timestamp>/)
   --k6 PATH                            the k6 to use (else env K6_BIN, else k6 on PATH, else the kit's Node runner)
   --node                               use the kit's Node runner even when k6 is found
@@ -99,7 +99,7 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) throw new LoadUsageError(`--base-url must be an http(s) URL; got "${baseUrl}"`);
   const apiKey = (values['api-key'] as string | undefined) ?? env.DECISION_API_KEY;
   if (baseUrl !== undefined && !apiKey) throw new LoadUsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
-  const repeat = positive('repeat', values.repeat as string | undefined, 3)!;
+  const repeat = positive('repeat', values.repeat as string | undefined, 5)!;
   const settings: Record<string, string | undefined> = {};
   if (values.duration !== undefined) settings.DURATION = String(positive('duration', values.duration as string));
   if (values.rate !== undefined) settings.RATE = String(positive('rate', values.rate as string));
