@@ -5,6 +5,7 @@ import { LIST_USAGE, parseListArgs, parseRunArgs, RUN_USAGE, UsageError, type Ru
 import { diffCommand } from './diff.ts';
 import { replayCommand } from './replay.ts';
 import { listChecks } from './list-checks.ts';
+import { loadCommand } from './load.ts';
 import { runCommand } from './run.ts';
 import { selectionProblem } from './selection.ts';
 import { catalogueOf } from './suites.ts';
@@ -16,6 +17,7 @@ const USAGE = `Usage: decision-conformance <command> [options]
 Commands:
   run           run the conformance suite against a server (default: the bundled reference server) and write reports
   list-checks   print the catalogue of checks of every suite (--suite LIST, --json)
+  load          load and cold-start runs, and regression comparison (load --help)
   serve         start the bundled reference server (options: serve --help)
   mock          start the Prism mock served from the spec (options: mock --help)
   lint          lint spec/openapi.yaml with Spectral and the kit's ruleset
@@ -84,6 +86,8 @@ export async function main(argv: string[]): Promise<number> {
       return diffCommand(rest, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
     case 'replay':
       return replayCommand(rest, process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+    case 'load':
+      return loadCommand(rest, process.env, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
     case 'serve':
       return delegate(['--import', 'tsx', 'reference-impl/serve.ts', ...rest]);
     case 'mock':

@@ -9,6 +9,7 @@ import { REPORT_SCRIPT } from './html-script.ts';
 import { REPORT_STYLE } from './html-style.ts';
 import { latencyChart } from './latency-chart.ts';
 import { hasMeaningfulP99, P99_MIN_RESPONSES } from './latency.ts';
+import { loadSectionHtml } from './load-section.ts';
 import { checksByArea, summarize, verdictOf, type CheckReport, type EvidenceReport, type RunReport, type RunSummary } from './run-report.ts';
 
 const STATUS_LABEL: Record<CheckReport['status'], string> = { pass: 'pass', fail: 'fail', skip: 'skipped', observed: 'observed' };
@@ -36,9 +37,10 @@ export function renderHtml(report: RunReport): string {
 <body>
 ${banner(report, verdict)}
 <nav class="toc wrap" aria-label="Sections">
-<a href="#summary">Summary</a><a href="#areas">Areas</a><a href="#failures">Failures (${failures.length})</a><a href="#open-points">Open points (${observations.length})</a><a href="#skipped">Skipped (${skipped.length})</a><a href="#latency">Latency</a><a href="#all-checks">All checks (${report.checks.length})</a>
+${report.load ? '<a href="#load">Load</a>' : ''}<a href="#summary">Summary</a><a href="#areas">Areas</a><a href="#failures">Failures (${failures.length})</a><a href="#open-points">Open points (${observations.length})</a><a href="#skipped">Skipped (${skipped.length})</a><a href="#latency">Latency</a><a href="#all-checks">All checks (${report.checks.length})</a>
 </nav>
 <main class="wrap">
+${report.load ? loadSectionHtml(report.load) : ''}
 ${summarySection(report.summary)}
 ${areasSection(report.checks)}
 ${failuresSection(failures)}

@@ -3,6 +3,7 @@
 // type and in the test case's properties, since the name is fixed to `${id} ${title}`.
 import { exchangeAsText, exchangeHeadline, shownEvidence } from './evidence.ts';
 import { xmlAttr, xmlText } from './escape.ts';
+import { loadJunit } from './load-section.ts';
 import { checksByArea, summarize, type CheckReport, type RunReport } from './run-report.ts';
 
 export function renderJunit(report: RunReport): string {
@@ -19,6 +20,7 @@ export function renderJunit(report: RunReport): string {
     }),
   ];
   for (const [area, checks] of checksByArea(report.checks)) lines.push(...testsuite(report, area, checks));
+  if (report.load) lines.push(...loadJunit(report.load));
   lines.push('</testsuites>', '');
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@
 // under 60 lines whatever the run, and points to report.html for the rest.
 import { markdownCode, markdownInline } from './escape.ts';
 import { firstLine, formatDuration, shortSha, verdictHeadline } from './format.ts';
+import { loadMarkdown } from './load-section.ts';
 import { verdictOf, type CheckReport, type RunReport, type Verdict } from './run-report.ts';
 
 const MUST_LISTED = 20;
@@ -39,6 +40,7 @@ export function renderMarkdown(report: RunReport): string {
     `| **Total** | **${summary.total}** |`,
     ...failureList('Failing MUST checks', report.checks.filter((check) => check.status === 'fail' && check.level === 'MUST'), MUST_LISTED),
     ...failureList('Failing SHOULD checks', report.checks.filter((check) => check.status === 'fail' && check.level !== 'MUST'), SHOULD_LISTED),
+    ...(report.load ? loadMarkdown(report.load) : []),
     '',
     'Details, evidence and curl lines: `report.html`. For machines: `results.json`, `junit.xml`.',
   ];

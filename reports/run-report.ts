@@ -8,6 +8,7 @@ import type { Exchange } from '../harness/http.ts';
 import { openPoints, specSha256, specVersion } from '../spec/index.ts';
 import { latencyByOperation, type LatencyStats } from './latency.ts';
 import { redactDeep } from '../harness/redaction.ts';
+import type { LoadSection } from './load-run.ts';
 
 export type { LatencyStats } from './latency.ts';
 
@@ -39,6 +40,8 @@ export interface RunReport {
   open_points: OpenPointReport[];
   /** operationId -> latency of every response received for it. */
   latency: Record<string, LatencyStats>;
+  /** A load or cold-start run (reports/load-run.ts). */
+  load?: LoadSection;
 }
 
 export interface RunSummary {
@@ -95,6 +98,7 @@ export interface RunFacts {
   warmup: { durationMs: number; ok: boolean; message?: string };
   /** Every key the run used. None of them appears anywhere in the report, whoever wrote it where. */
   secrets: readonly string[];
+  load?: LoadSection;
 }
 
 export function buildRunReport(facts: RunFacts): RunReport {
@@ -123,6 +127,7 @@ export function buildRunReport(facts: RunFacts): RunReport {
     checks,
     open_points: openPointsCitedBy(checks),
     latency: latencyByOperation(checks.flatMap((check) => check.evidence)),
+    ...(facts.load ? { load: facts.load } : {}),
   };
   return redactDeep(report, facts.secrets);
 }

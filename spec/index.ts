@@ -8,7 +8,7 @@ export type { OpenPoint, Choice, ChoiceName } from './open-points.ts';
 export { seedSections, hardRuleSections, seedSectionIndex } from './seed-sections.ts';
 export type { SeedSection } from './seed-sections.ts';
 export { errorCodes, errorCode } from './error-codes.ts';
-export { requestBodyLimitBytes, defaultAssetLifetimeMs, currentModel, modelAliases, schemaKeywordLimits } from './seed-limits.ts';
+export { requestBodyLimitBytes, defaultAssetLifetimeMs, currentModel, modelAliases, schemaKeywordLimits, coldStartAllowanceMs, clientTimeoutMs } from './seed-limits.ts';
 export type { SchemaKeywordLimit } from './seed-limits.ts';
 export type { ErrorCodeInfo } from './error-codes.ts';
 export { contractDocument, relaxOpenPointSchemas, isOpenSuccessResponse } from './contract-form.ts';

@@ -11,6 +11,10 @@ export const defaultAssetLifetimeMs = (limits.asset_default_lifetime_seconds as 
 /** Seed 2.6: the current model and its aliases. */
 export const currentModel = limits.current_model as string;
 export const modelAliases = limits.model_aliases as readonly string[];
+/** Seed 1 and 8: the first request after a period without traffic can take up to about 2 minutes. */
+export const coldStartAllowanceMs = (limits.cold_start_seconds as number) * 1000;
+/** Seed 1 and 8: callers use client timeouts of at least 180 s. */
+export const clientTimeoutMs = (limits.client_timeout_seconds as number) * 1000;
 
 /** A limit a schema keyword carries: the schema it applies to and the keywords with their values. */
 export interface SchemaKeywordLimit {

@@ -7,6 +7,8 @@ import {
   modelAliases,
   requestBodyLimitBytes,
   schemaKeywordLimits,
+  coldStartAllowanceMs,
+  clientTimeoutMs,
   deref,
   errorCodes,
   hardRuleSections,
@@ -112,8 +114,10 @@ describe('document basics', () => {
   });
 });
 
-test('figures no schema keyword carries are in x-seed-limits (seed 2.5, 2.6, 4.1, 8)', () => {
+test('figures no schema keyword carries are in x-seed-limits (seed 1, 2.5, 2.6, 4.1, 8)', () => {
   expect(requestBodyLimitBytes).toBe(256 * 1024);
+  expect(coldStartAllowanceMs).toBe(2 * 60 * 1000);
+  expect(clientTimeoutMs).toBe(180 * 1000);
   expect(defaultAssetLifetimeMs).toBe(24 * 3600 * 1000);
   expect(currentModel).toBe('svc-one-v1');
   expect(modelAliases).toEqual(['svc-one-v0', 'svc-one-v0.3']);

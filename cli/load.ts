@@ -1,0 +1,229 @@
+// `decision-conformance load run | compare | cold-start`: the performance leg. Wires a target
+// (the bundled reference server when no --base-url is given), the load runners and the reports.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { coldStartReport } from '../load/cold-start.ts';
+import { compareRuns, parseTolerance, type Comparison } from '../load/compare.ts';
+import { findK6, k6Version, type K6Location } from '../load/k6.ts';
+import { runLoad } from '../load/run.ts';
+import { SCENARIOS, isScenarioName } from '../load/runner/definition.ts';
+import type { LoadSection } from '../reports/load-run.ts';
+import { loadVerdict } from '../reports/load-section.ts';
+import { buildRunReport } from '../reports/run-report.ts';
+import { defaultReportDir, writeReports, REPORT_FILES } from '../reports/write.ts';
+import { startEmbeddedTarget } from './embedded-target.ts';
+
+export const LOAD_USAGE = `Usage: decision-conformance load <run|compare|cold-start> [options]
+
+load run --scenario NAME [options]     run a load scenario (${SCENARIOS.join(', ')})
+  --base-url URL --api-key KEY         the server (default: the bundled reference server; key also from env DECISION_API_KEY)
+  --duration S  --rate N               the scenario's duration and rate (each scenario has defaults)
+  --set NAME=VALUE                     any other scenario setting (PEAK_RATE, VUS, IDLE_S, P95_MS, ERROR_RATE...), repeatable
+  --repeat N                           runs of the scenario (default 5): load compare decides on all of them
+  --report-dir DIR                     where reports go (default: reports/out/<timestamp>/)
+  --k6 PATH                            the k6 to use (else env K6_BIN, else k6 on PATH, else the kit's Node runner)
+  --node                               use the kit's Node runner even when k6 is found
+load compare --baseline DIR --candidate DIR [--tolerance throughput=0.1,latency=0.25,floor-ms=2]
+load cold-start [--runs N]             spawn the bundled server N times (default 5): spawn -> listening, spawn -> first decide
+
+Exit status: 0 thresholds held / no regression; 1 thresholds missed / regression; 2 usage error.`;
+
+type Write = (text: string) => void;
+
+export async function loadCommand(argv: string[], env: NodeJS.ProcessEnv, out: Write, err: Write): Promise<number> {
+  const [sub, ...rest] = argv;
+  try {
+    switch (sub) {
+      case 'run':
+        return await loadRun(rest, env, out);
+      case 'compare':
+        return loadCompare(rest, out);
+      case 'cold-start':
+        return await loadColdStart(rest, out);
+      case undefined:
+      case '--help':
+      case 'help':
+        out(`${LOAD_USAGE}\n`);
+        return sub === undefined ? 2 : 0;
+      default:
+        throw new LoadUsageError(`unknown load command "${sub}"`);
+    }
+  } catch (error) {
+    if (error instanceof LoadUsageError) {
+      err(`decision-conformance load: ${error.message}\nSee "decision-conformance load --help".\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+class LoadUsageError extends Error {}
+
+function options<T extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(argv: string[], spec: T) {
+  try {
+    return parseArgs({ args: argv, strict: true, options: spec }).values;
+  } catch (error) {
+    throw new LoadUsageError((error as Error).message);
+  }
+}
+
+function positive(name: string, text: string | undefined, fallback?: number): number | undefined {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!(Number.isFinite(value) && value > 0)) throw new LoadUsageError(`--${name} must be a positive number; got "${text}"`);
+  return value;
+}
+
+async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Promise<number> {
+  const values = options(argv, {
+    scenario: { type: 'string' },
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    duration: { type: 'string' },
+    rate: { type: 'string' },
+    set: { type: 'string', multiple: true },
+    repeat: { type: 'string' },
+    'report-dir': { type: 'string' },
+    k6: { type: 'string' },
+    node: { type: 'boolean' },
+    help: { type: 'boolean' },
+  });
+  if (values.help) {
+    out(`${LOAD_USAGE}\n`);
+    return 0;
+  }
+  const scenario = values.scenario as string | undefined;
+  if (!scenario || !isScenarioName(scenario)) throw new LoadUsageError(`--scenario must be one of ${SCENARIOS.join(', ')}; got "${scenario ?? ''}"`);
+  const baseUrl = (values['base-url'] as string | undefined)?.replace(/\/+$/, '');
+  if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) throw new LoadUsageError(`--base-url must be an http(s) URL; got "${baseUrl}"`);
+  const apiKey = (values['api-key'] as string | undefined) ?? env.DECISION_API_KEY;
+  if (baseUrl !== undefined && !apiKey) throw new LoadUsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
+  const repeat = positive('repeat', values.repeat as string | undefined, 5)!;
+  const settings: Record<string, string | undefined> = {};
+  if (values.duration !== undefined) settings.DURATION = String(positive('duration', values.duration as string));
+  if (values.rate !== undefined) settings.RATE = String(positive('rate', values.rate as string));
+  for (const item of (values.set as string[] | undefined) ?? []) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(item);
+    if (!match) throw new LoadUsageError(`--set takes NAME=VALUE with an upper-case name; got "${item}"`);
+    settings[match[1]!] = match[2]!;
+  }
+  let k6: K6Location | undefined;
+  try {
+    k6 = values.node ? undefined : findK6(values.k6 as string | undefined, env);
+  } catch (error) {
+    throw new LoadUsageError((error as Error).message);
+  }
+  out(k6 ? `k6 ${await k6Version(k6.path)} (${k6.path}, from ${k6.source}) runs ${scenario}\n` : `no k6 found (--k6, K6_BIN, PATH): the kit's Node runner runs ${scenario}\n`);
+
+  const embedded = baseUrl === undefined ? await startEmbeddedTarget() : undefined;
+  const target = { baseUrl: baseUrl ?? embedded!.baseUrl, apiKey: apiKey ?? embedded!.keyA };
+  const startedAt = new Date();
+  let load: LoadSection;
+  try {
+    load = await runLoad({
+      scenario,
+      settings: { ...settings, BASE_URL: target.baseUrl, API_KEY: target.apiKey },
+      ...(k6 ? { k6 } : {}),
+      repeat,
+      // The embedded server lives in this process: its memory is this process's (the Node runner's too, when it runs).
+      ...(embedded ? { memory: { source: k6 ? 'kit process running the embedded reference server' : 'kit process running the embedded reference server and the Node runner', rssBytes: () => process.memoryUsage().rss } } : {}),
+      output: (line) => out(`  ${line}\n`),
+    });
+  } finally {
+    await embedded?.stop();
+  }
+  const report = buildRunReport({
+    results: [],
+    target: { baseUrl: target.baseUrl, capabilities: new Set(), hasSecondKey: false, embedded: embedded !== undefined },
+    seed: 0,
+    suites: ['load'],
+    startedAt,
+    finishedAt: new Date(),
+    warmup: { durationMs: 0, ok: true, message: 'no warm-up: a load run measures from its first request' },
+    secrets: [target.apiKey],
+    load,
+  });
+  const dir = (values['report-dir'] as string | undefined) ?? defaultReportDir(startedAt);
+  await writeReports(report, dir);
+  const verdict = loadVerdict(load);
+  out(`${verdict === 'pass' ? 'thresholds held' : 'THRESHOLDS MISSED'} in ${load.runs.filter((run) => run.passed).length} of ${load.runs.length} runs; reports in ${dir}\n`);
+  return verdict === 'pass' ? 0 : 1;
+}
+
+/** The load section of a report folder (or of a results.json given directly). */
+export function readLoadSection(path: string, flag: string): LoadSection {
+  let file = path;
+  try {
+    if (statSync(path).isDirectory()) file = join(path, REPORT_FILES.json);
+  } catch {
+    throw new LoadUsageError(`--${flag} ${path}: no such folder or file`);
+  }
+  let parsed: { load?: LoadSection };
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as { load?: LoadSection };
+  } catch (error) {
+    throw new LoadUsageError(`--${flag} ${file}: not a readable results.json (${(error as Error).message})`);
+  }
+  if (!parsed.load || !Array.isArray(parsed.load.runs) || parsed.load.runs.length === 0) throw new LoadUsageError(`--${flag} ${file} has no load runs (write one with "load run")`);
+  return parsed.load;
+}
+
+function loadCompare(argv: string[], out: Write): number {
+  const values = options(argv, { baseline: { type: 'string' }, candidate: { type: 'string' }, tolerance: { type: 'string' }, json: { type: 'boolean' } });
+  if (!values.baseline || !values.candidate) throw new LoadUsageError('load compare needs --baseline DIR and --candidate DIR');
+  let tolerance;
+  try {
+    tolerance = parseTolerance(values.tolerance as string | undefined);
+  } catch (error) {
+    throw new LoadUsageError((error as Error).message);
+  }
+  const baseline = readLoadSection(values.baseline as string, 'baseline');
+  const candidate = readLoadSection(values.candidate as string, 'candidate');
+  let comparison: Comparison;
+  try {
+    comparison = compareRuns(baseline.runs, candidate.runs, tolerance);
+  } catch (error) {
+    throw new LoadUsageError((error as Error).message);
+  }
+  if (values.json) out(`${JSON.stringify(comparison, null, 2)}\n`);
+  else out(comparisonText(comparison));
+  return comparison.regression ? 1 : 0;
+}
+
+export function comparisonText(comparison: Comparison): string {
+  const lines = [`${comparison.regression ? 'REGRESSION' : 'no regression'}: ${comparison.scenario}, ${comparison.baseline_runs} baseline runs vs ${comparison.candidate_runs} candidate runs (medians; worse = share of run pairs where the candidate is worse)`];
+  for (const metric of comparison.metrics) {
+    lines.push(`  ${metric.regression ? '✗' : '✓'} ${metric.metric.padEnd(16)} ${String(metric.baseline_median).padStart(10)} -> ${String(metric.candidate_median).padEnd(10)} ${metric.change >= 0 ? '+' : ''}${(metric.change * 100).toFixed(1)} %  worse ${(metric.worse_share * 100).toFixed(0)} %`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function loadColdStart(argv: string[], out: Write): Promise<number> {
+  const values = options(argv, { runs: { type: 'string' }, 'report-dir': { type: 'string' } });
+  const runs = positive('runs', values.runs as string | undefined, 5)!;
+  const startedAt = new Date();
+  let coldStart;
+  try {
+    coldStart = await coldStartReport(Math.round(runs), (line) => out(`  ${line}\n`));
+  } catch (error) {
+    out(`cold start failed: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const load: LoadSection = { scenario: 'cold-start', runs: [], cold_start: coldStart };
+  const report = buildRunReport({
+    results: [],
+    target: { baseUrl: 'spawned reference server (npm run serve)', capabilities: new Set(), hasSecondKey: false, embedded: true },
+    seed: 0,
+    suites: ['load'],
+    startedAt,
+    finishedAt: new Date(),
+    warmup: { durationMs: 0, ok: true, message: 'no warm-up: a cold-start run measures the first request' },
+    secrets: [],
+    load,
+  });
+  const dir = (values['report-dir'] as string | undefined) ?? defaultReportDir(startedAt);
+  await writeReports(report, dir);
+  out(`cold start: spawn -> listening median ${coldStart.spawn_to_listening_ms.median} ms (max ${coldStart.spawn_to_listening_ms.max}); spawn -> first decide median ${coldStart.spawn_to_first_decide_ms.median} ms (max ${coldStart.spawn_to_first_decide_ms.max}); allowance ${coldStart.allowance_ms} ms: ${coldStart.within_allowance ? 'within' : 'EXCEEDED'}; reports in ${dir}\n`);
+  return coldStart.within_allowance ? 0 : 1;
+}

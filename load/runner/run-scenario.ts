@@ -1,0 +1,100 @@
+// The Node runner: executes a shared scenario definition with undici where k6 is absent, under
+// the same executor semantics (iterations at planned instants for arrival-rate executors,
+// dropped when every virtual user is busy; back-to-back loops for constant-vus and per-vu-iterations).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'undici';
+import type { LoadRun } from '../../reports/load-run.ts';
+import { checkResponse, target, targetProblem } from '../definitions/common.js';
+import { durationSeconds } from '../definitions/executor.js';
+import { seedFigures } from '../definitions/seed-figures.js';
+import type { LoadRequest, LoadResponse, ScenarioDefinition } from './definition.ts';
+import { nodeLoadResult } from './result.ts';
+import { SampleLog } from './samples.ts';
+import { arrivalTimes } from './schedule.ts';
+
+export async function runWithNode(definition: ScenarioDefinition, settings: Record<string, string | undefined>): Promise<LoadRun> {
+  const problem = targetProblem(settings);
+  if (problem) throw new Error(problem);
+  const { baseUrl } = target(settings);
+  const { executor } = definition;
+  const concurrency = executor.executor === 'per-vu-iterations' || executor.executor === 'constant-vus' ? executor.vus : executor.maxVUs;
+  const timeoutMs = seedFigures.clientTimeoutS * 1000;
+  const pool = new Pool(baseUrl, { connections: concurrency, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
+  const log = new SampleLog();
+  const startedAt = new Date();
+  const start = performance.now();
+
+  const io = {
+    async send(request: LoadRequest): Promise<LoadResponse> {
+      const dispatched = performance.now();
+      let response: LoadResponse;
+      try {
+        const reply = await pool.request({
+          method: request.method as 'GET',
+          path: request.path,
+          headers: request.headers ?? {},
+          ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
+        });
+        const body = await reply.body.text();
+        // undici gives header names in lower case already; a repeated header is an array, joined as k6 does.
+        const headers = reply.headers as Record<string, string | string[]>;
+        for (const name in headers) if (Array.isArray(headers[name])) headers[name] = (headers[name] as string[]).join(', ');
+        response = { status: reply.statusCode, headers: headers as Record<string, string>, body };
+      } catch {
+        response = { status: 0, headers: {}, body: '' };
+      }
+      log.requests.push({ name: request.name, startedMs: dispatched - start, durationMs: performance.now() - dispatched, status: response.status });
+      log.recordChecks(checkResponse(request, response));
+      return response;
+    },
+    pause: (seconds: number) => sleep(seconds * 1000),
+  };
+
+  const runIteration = async (index: number) => {
+    log.iterations++;
+    try {
+      await definition.iteration(index, io);
+    } catch {
+      // An iteration that throws is over; its requests are already recorded (k6 does the same).
+    }
+  };
+
+  try {
+    if (executor.executor === 'per-vu-iterations') {
+      await Promise.all(
+        Array.from({ length: executor.vus }, async (_, vu) => {
+          for (let n = 0; n < executor.iterations; n++) await runIteration(vu * executor.iterations + n);
+        }),
+      );
+    } else if (executor.executor === 'constant-vus') {
+      // Closed loop: each virtual user starts its next iteration when the last one ends, until the duration is over.
+      const endMs = durationSeconds(executor.duration) * 1000;
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: executor.vus }, async () => {
+          while (performance.now() - start < endMs) await runIteration(next++);
+        }),
+      );
+    } else {
+      const times = arrivalTimes(executor);
+      const running = new Set<Promise<void>>();
+      // Each tick starts every iteration that is due, so the rate holds without a timer per iteration.
+      for (let index = 0; index < times.length; ) {
+        const now = performance.now() - start;
+        for (; index < times.length && times[index]! <= now; index++) {
+          if (running.size >= executor.maxVUs) {
+            log.droppedIterations++;
+            continue;
+          }
+          const iteration = runIteration(index).finally(() => running.delete(iteration));
+          running.add(iteration);
+        }
+        if (index < times.length) await sleep(Math.min(5, Math.max(0, times[index]! - (performance.now() - start))));
+      }
+      await Promise.all(running);
+    }
+  } finally {
+    await pool.close();
+  }
+  return nodeLoadResult(definition, log, { baseUrl, startedAt, durationMs: performance.now() - start, nodeVersion: process.version });
+}

@@ -1,0 +1,152 @@
+// Runs a scenario definition under k6: its executor and thresholds become k6 options, each
+// request goes through k6/http with the definition's checks, and handleSummary writes the kit's
+// load result (load.json) into REPORT_DIR. Only k6 modules and the definitions: no Node, no
+// remote imports, so the scripts also run on k6-operator's distributed runners.
+import http from 'k6/http';
+import { check, sleep } from 'k6';
+import exec from 'k6/execution';
+import { Counter, Trend } from 'k6/metrics';
+import { checkResponse, target, targetProblem } from '../definitions/common.js';
+import { plannedIterations, thresholdExpressions, timelineWindows } from '../definitions/executor.js';
+import { seedFigures } from '../definitions/seed-figures.js';
+
+const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
+
+/** k6 options, the default function and handleSummary of one definition. */
+export function k6Scenario(/** @type {import('../definitions/common.js').ScenarioDefinition} */ definition, /** @type {Record<string, string | undefined>} */ env) {
+  const { baseUrl } = target(env);
+  const windows = timelineWindows(definition);
+  // One trend per timeline window: k6's end-of-test summary has no time series, so the
+  // percentiles over time are kept as metrics of their own.
+  const windowTrends = Array.from({ length: windows.count }, (_, index) => new Trend(`timeline_w${index}`, true));
+  const planned = plannedIterations(definition.executor);
+  // Iterations that ran the definition (k6's own count includes any it started past the plan).
+  const scenarioIterations = new Counter('scenario_iterations');
+
+  /** @type {Record<string, string[]>} */
+  const thresholds = { ...thresholdExpressions(definition.thresholds) };
+  // Always-true thresholds on submetrics make k6 keep them in the summary: counts and latency per request name.
+  for (const name of definition.requestNames) {
+    thresholds[`http_reqs{name:${name}}`] = ['count>=0'];
+    thresholds[`http_req_duration{name:${name}}`] = ['max>=0'];
+  }
+
+  const options = {
+    scenarios: { [definition.name]: { ...definition.executor } },
+    thresholds,
+    summaryTrendStats: TREND_STATS,
+  };
+
+  const io = {
+    async send(/** @type {import('../definitions/common.js').LoadRequest} */ request) {
+      const reply = await http.asyncRequest(request.method, `${baseUrl}${request.path}`, request.body ?? null, {
+        headers: request.headers ?? {},
+        tags: { name: request.name },
+        timeout: `${seedFigures.clientTimeoutS}s`,
+        responseType: 'text',
+      });
+      /** @type {Record<string, string>} */
+      const headers = {};
+      for (const [key, value] of Object.entries(reply.headers)) headers[key.toLowerCase()] = value;
+      const response = { status: reply.status, headers, body: typeof reply.body === 'string' ? reply.body : '' };
+      /** @type {Record<string, () => boolean>} */
+      const checks = {};
+      for (const [name, ok] of Object.entries(checkResponse(request, response))) checks[name] = () => ok;
+      check(response, checks, { name: request.name });
+      windowTrends[windows.indexAt(Date.now() - exec.scenario.startTime)].add(reply.timings.duration);
+      return response;
+    },
+    async pause(/** @type {number} */ seconds) {
+      sleep(seconds);
+    },
+  };
+
+  return {
+    options,
+    setup() {
+      const problem = targetProblem(env);
+      if (problem) exec.test.abort(problem);
+    },
+    async iteration() {
+      const index = exec.scenario.iterationInTest;
+      if (planned !== undefined && index >= planned) return;
+      scenarioIterations.add(1);
+      await definition.iteration(index, io);
+    },
+    handleSummary(/** @type {any} */ data) {
+      const result = loadResult(definition, data, baseUrl, env, windows);
+      const dir = (env.REPORT_DIR ?? '.').replace(/\/+$/, '');
+      return {
+        [`${dir}/load.json`]: `${JSON.stringify(result, null, 2)}\n`,
+        stdout: `${definition.name}: ${result.passed ? 'thresholds met' : 'THRESHOLDS MISSED'}; ${result.requests} requests, ${result.throughput_rps} req/s, p95 ${result.latency.all?.p95_ms ?? '-'} ms, errors ${(result.error_rate * 100).toFixed(2)} %, checks ${(result.check_rate * 100).toFixed(2)} % -> ${dir}/load.json\n`,
+      };
+    },
+  };
+}
+
+const round = (/** @type {number} */ value) => Math.round(value * 10) / 10;
+
+function latencyOf(/** @type {any} */ values) {
+  return { count: values.count, p50_ms: round(values.med), p90_ms: round(values['p(90)']), p95_ms: round(values['p(95)']), p99_ms: round(values['p(99)']), max_ms: round(values.max) };
+}
+
+/** The kit's load result from k6's end-of-test data (same shape as the Node runner's). */
+function loadResult(/** @type {import('../definitions/common.js').ScenarioDefinition} */ definition, /** @type {any} */ data, /** @type {string} */ baseUrl, /** @type {Record<string, string | undefined>} */ env, /** @type {{ count: number, windowS: number }} */ windows) {
+  const metrics = data.metrics;
+  const durationMs = data.state.testRunDurationMs;
+  const requests = metrics.http_reqs?.values.count ?? 0;
+  /** @type {Record<string, number>} */
+  const requestsByName = {};
+  /** @type {Record<string, ReturnType<typeof latencyOf>>} */
+  const latency = {};
+  if (metrics.http_req_duration) latency.all = latencyOf(metrics.http_req_duration.values);
+  for (const name of definition.requestNames) {
+    requestsByName[name] = metrics[`http_reqs{name:${name}}`]?.values.count ?? 0;
+    const trend = metrics[`http_req_duration{name:${name}}`];
+    if (trend && trend.values.count > 0) latency[name] = latencyOf(trend.values);
+  }
+  /** @type {{ start_s: number, count: number, p50_ms: number, p95_ms: number, p99_ms: number }[]} */
+  const timeline = [];
+  for (let index = 0; index < windows.count; index++) {
+    const values = metrics[`timeline_w${index}`]?.values;
+    if (values && values.count > 0) timeline.push({ start_s: index * windows.windowS, count: values.count, p50_ms: round(values.med), p95_ms: round(values['p(95)']), p99_ms: round(values['p(99)']) });
+  }
+  /** @type {{ name: string, passes: number, fails: number }[]} */
+  const checks = [];
+  (function collect(/** @type {any} */ group) {
+    for (const item of group.checks ?? []) {
+      const found = checks.find((entry) => entry.name === item.name);
+      if (found) {
+        found.passes += item.passes;
+        found.fails += item.fails;
+      } else checks.push({ name: item.name, passes: item.passes, fails: item.fails });
+    }
+    for (const child of group.groups ?? []) collect(child);
+  })(data.root_group);
+  /** @type {{ metric: string, condition: string, ok: boolean }[]} */
+  const thresholds = [];
+  for (const [metric, conditions] of Object.entries(thresholdExpressions(definition.thresholds))) {
+    for (const condition of conditions) thresholds.push({ metric, condition, ok: metrics[metric]?.thresholds?.[condition]?.ok ?? false });
+  }
+  return {
+    scenario: definition.name,
+    description: definition.description,
+    generator: { name: 'k6', version: env.K6_VERSION ?? 'unknown' },
+    base_url: baseUrl,
+    started_at: new Date(Date.now() - durationMs).toISOString(),
+    duration_ms: round(durationMs),
+    executor: definition.executor,
+    iterations: metrics.scenario_iterations?.values.count ?? 0,
+    dropped_iterations: metrics.dropped_iterations?.values.count ?? 0,
+    requests,
+    requests_by_name: requestsByName,
+    throughput_rps: round(requests / (durationMs / 1000)),
+    error_rate: metrics.http_req_failed?.values.rate ?? 0,
+    check_rate: metrics.checks?.values.rate ?? 0,
+    latency,
+    checks,
+    thresholds,
+    timeline,
+    passed: thresholds.every((threshold) => threshold.ok),
+  };
+}

@@ -1,0 +1,76 @@
+// The load section of results.json: one scenario run (or several repeats of it) by k6 or by the
+// kit's Node runner, in one shape. load/scenarios/k6-adapter.js writes the same fields from k6's
+// end-of-test data; load/runner/ writes them from its own samples.
+
+export interface LoadLatency {
+  count: number;
+  p50_ms: number;
+  p90_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+  max_ms: number;
+}
+
+export interface LoadTimelineWindow {
+  /** Seconds from the start of the run to the start of the window. */
+  start_s: number;
+  count: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+}
+
+export interface LoadRun {
+  scenario: string;
+  description: string;
+  generator: { name: 'k6' | 'node'; version: string };
+  base_url: string;
+  started_at: string;
+  duration_ms: number;
+  /** The executor as the definition gives it, in k6's option names. */
+  executor: Record<string, unknown>;
+  iterations: number;
+  dropped_iterations: number;
+  requests: number;
+  requests_by_name: Record<string, number>;
+  throughput_rps: number;
+  /** Share of requests without a 2xx/3xx response (k6's http_req_failed). */
+  error_rate: number;
+  check_rate: number;
+  /** "all", then one entry per request name. */
+  latency: Record<string, LoadLatency>;
+  checks: { name: string; passes: number; fails: number }[];
+  thresholds: { metric: string; condition: string; ok: boolean }[];
+  timeline: LoadTimelineWindow[];
+  passed: boolean;
+  /** Resident memory of the server's process over the run, when the kit could see it. */
+  memory?: { source: string; samples: { at_s: number; rss_bytes: number }[] };
+}
+
+/** What report.html, summary.md and `load compare` read: repeated runs of one scenario. */
+export interface LoadSection {
+  scenario: string;
+  /** Each repeat of the scenario, in order. Comparisons use them all: one run is one noisy number. */
+  runs: LoadRun[];
+  /** Set when the run measured cold start rather than load. */
+  cold_start?: ColdStartReport;
+  /** First and last windows of the first run compared (soak). */
+  drift?: LoadDrift;
+}
+
+export interface LoadDrift {
+  first_window_p50_ms: number;
+  last_window_p50_ms: number;
+  p50_ratio: number;
+  rss_first_bytes?: number;
+  rss_last_bytes?: number;
+  rss_growth_bytes?: number;
+}
+
+export interface ColdStartReport {
+  runs: number;
+  allowance_ms: number;
+  spawn_to_listening_ms: { median: number; max: number; values: number[] };
+  spawn_to_first_decide_ms: { median: number; max: number; values: number[] };
+  within_allowance: boolean;
+}
