@@ -20,6 +20,7 @@ const { app } = await createReferenceServer({
   assetTtlMs: config.assetTtlMs,
   rateLimit: config.rateLimit,
   profile: config.profile,
+  choices: config.choices,
   ...(config.abstainMargin !== undefined ? { abstainMargin: config.abstainMargin } : {}),
   logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
 });
@@ -28,7 +29,7 @@ const baseUrl = address.replace('0.0.0.0', '127.0.0.1');
 
 console.log(`Decision Service reference server listening on ${baseUrl}`);
 console.log(`Data directory: ${config.dataDir}`);
-console.log(`Open-point profile: ${config.profile}`);
+console.log(`Open-point profile: ${config.profile}${Object.entries(config.choices).map(([id, choice]) => `, ${id}=${choice}`).join('')}`);
 if (config.projects === DEV_PROJECTS) {
   for (const project of DEV_PROJECTS) console.log(`Development key of ${project.projectId}: ${project.keys[0]}`);
   console.log(`Try: curl -s ${baseUrl}/v1/decide -H "Authorization: Bearer ${DEV_PROJECTS[0]!.keys[0]}" -H "Content-Type: application/json" \\

@@ -1,7 +1,7 @@
 // The two open-point profiles (server/profile.ts): the reference profile answers as the spec's
 // reference choices say, the alternate as its alternate choices say, on every point it serves.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { alternateChoice, openPoints, referenceChoice } from '../../spec/index.ts';
+import { alternateChoice, openPoints, referenceChoice, requestBodyLimitBytes } from '../../spec/index.ts';
 import { pngImage } from '../../harness/samples/media.ts';
 import { configFrom } from '../server/config.ts';
 import { profileName, serverProfile, PROFILE_NAMES } from '../server/profile.ts';
@@ -26,8 +26,15 @@ test('a profile is read from the spec: every value of the alternate profile is a
   expect(profileOf(['--profile', 'alternate'], {})).toBe('alternate');
   expect(profileOf([], { DECISION_PROFILE: 'alternate' })).toBe('alternate');
   expect(profileOf(['--profile', 'reference'], { DECISION_PROFILE: 'alternate' })).toBe('reference');
+  const choicesOf = (argv: string[]) => (configFrom(argv, {}) as Exclude<ReturnType<typeof configFrom>, 'help'>).choices;
+  expect(choicesOf(['--choice', 'upload-body-limit=alternate', '--choice', 'rate-limits=reference'])).toEqual({ 'upload-body-limit': 'alternate', 'rate-limits': 'reference' });
+  expect(() => choicesOf(['--choice', 'upload-body-limit'])).toThrow(/--choice must be <open-point>=reference\|alternate/);
+  expect(() => choicesOf(['--choice', 'no-such-point=alternate'])).toThrow(/No open point no-such-point/);
+  // An alternate served only alone keeps the reference choice in the alternate profile as a whole.
+  expect(serverProfile('alternate').uploadsWithinBodyLimit).toBe(false);
+  expect(serverProfile('reference', { 'upload-body-limit': 'alternate' }).uploadsWithinBodyLimit).toBe(true);
   // Every open point the alternate profile claims to serve is one the profile reads.
-  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses'];
+  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies'];
   expect(openPoints.filter((point) => point.alternateChoice.served).map((point) => point.id).sort()).toEqual([...read].sort());
 });
 
@@ -98,6 +105,41 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
     expect(referenced.json.error.code).toBe(choice('asset-after-delete', 'code'));
     const malformed = await call(server(), 'GET', '/v1/assets/not-an-asset');
     expect([malformed.status, malformed.json.error.code]).toEqual([choice('malformed-asset-id-in-path', 'status'), choice('malformed-asset-id-in-path', 'code')]);
+  });
+
+  test('an upload over 256 KiB within its family limit is stored; chosen alone, the alternate upload-body-limit refuses it with 413 ASSET_TOO_LARGE', async () => {
+    const overBodyLimit = 'a'.repeat(requestBodyLimitBytes + 1);
+    // Served alone: in the alternate profile as a whole it would hide the mebibyte reading of size-units.
+    expect((await call(server(), 'POST', '/v1/assets', { raw: overBodyLimit, contentType: 'text/plain' })).status).toBe(201);
+    const capped = await startServer({ profile, choices: { 'upload-body-limit': 'alternate' } });
+    try {
+      const refused = await call(capped, 'POST', '/v1/assets', { raw: overBodyLimit, contentType: 'text/plain' });
+      expect([refused.status, refused.json.error.code, refused.json.error.request_id]).toEqual([413, 'ASSET_TOO_LARGE', refused.headers['x-request-id']]);
+      expect((await call(capped, 'POST', '/v1/assets', { raw: 'a'.repeat(requestBodyLimitBytes), contentType: 'text/plain' })).status).toBe(201);
+      // Other bodies keep their limit and code.
+      const decide = await call(capped, 'POST', '/v1/decide', { body: { ...decideBody, context: 'a'.repeat(requestBodyLimitBytes) } });
+      expect([decide.status, decide.json.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    } finally {
+      await capped.stop();
+    }
+  });
+
+  test('a key over its rate is 429 RATE_LIMITED with Retry-After (reference) or never limited (alternate)', async () => {
+    const limited = await startServer({ profile, rateLimit: { perSecond: 0.001, burst: 2 } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) statuses.push((await call(limited, 'GET', '/v1/models')).status);
+      const last = await call(limited, 'GET', '/v1/models');
+      if (profile === 'reference') expect([statuses, last.json.error.code, last.headers['retry-after']]).toEqual([[200, 200, 429], 'RATE_LIMITED', expect.stringMatching(/^[1-9][0-9]*$/)]);
+      else expect([...statuses, last.status]).toEqual([200, 200, 200, 200]);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  test('GET /health answers 200 with the body of its choice', async () => {
+    const reply = await call(server(), 'GET', '/health', { key: null });
+    expect([reply.status, reply.json]).toEqual([200, choice('service-endpoint-bodies', 'health_body')]);
   });
 
   // Last: it moves the server's clock past the default asset lifetime.

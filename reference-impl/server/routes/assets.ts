@@ -1,6 +1,6 @@
 // POST /v1/assets, GET and DELETE /v1/assets/{asset_id} (seed 2.5, 3, 4.5 to 4.7).
 import type { FastifyInstance } from 'fastify';
-import { schemaValidator } from '../../../spec/index.ts';
+import { requestBodyLimitBytes, schemaValidator } from '../../../spec/index.ts';
 import { inspectUpload } from '../../assets/media.ts';
 import { assetFailure, type AssetLookupFailure, type AssetStore } from '../../assets/store.ts';
 import { failure, sendFailure } from '../errors.ts';
@@ -15,8 +15,8 @@ const isAssetId = schemaValidator('AssetId');
  */
 export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; ttlOf(projectId: string): number | undefined }): Promise<void> {
   const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase, uploadTypeParameters, fileSizeLimits } = app.profile;
-  /** The largest file of any family: the upload body limit (open point upload-body-limit). */
-  const maxUploadBytes = Math.max(...Object.values(fileSizeLimits));
+  /** The upload body limit (open point upload-body-limit): the 256 KiB request limit, or the largest file of any family. */
+  const maxUploadBytes = app.profile.uploadsWithinBodyLimit ? requestBodyLimitBytes : Math.max(...Object.values(fileSizeLimits));
   /** The asset as the profile shows it (open point sha256-encoding). */
   const shown = <T extends { sha256: string }>(asset: T): T => (sha256LetterCase === 'upper' ? { ...asset, sha256: asset.sha256.toUpperCase() } : asset);
   /** A failed read or delete (open points asset-after-delete and asset-read-after-expiry). */
