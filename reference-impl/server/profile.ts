@@ -49,6 +49,10 @@ export interface ServerProfile {
   rateLimited: boolean;
   /** service-endpoint-bodies: the body of GET /health. */
   healthBody: JsonObject;
+  /** character-counting: what the 8,000-character limits count. */
+  characterUnit: 'code-points' | 'utf-16-code-units';
+  /** noul-instructions-required */
+  noulInstructionsRequired: boolean;
 }
 
 /** Open point id -> the choice made on it, over the profile's own. */
@@ -93,6 +97,8 @@ export function serverProfile(name: ProfileName, overrides: ChoiceOverrides = {}
     uploadsWithinBodyLimit: pick<boolean>('upload-body-limit', 'applies_to_uploads'),
     rateLimited: pick<boolean>('rate-limits', 'rate_limited'),
     healthBody: pick<JsonObject>('service-endpoint-bodies', 'health_body'),
+    characterUnit: pick<'code-points' | 'utf-16-code-units'>('character-counting', 'unit'),
+    noulInstructionsRequired: pick<boolean>('noul-instructions-required', 'required'),
   };
 }
 

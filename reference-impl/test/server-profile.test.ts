@@ -34,7 +34,7 @@ test('a profile is read from the spec: every value of the alternate profile is a
   expect(serverProfile('alternate').uploadsWithinBodyLimit).toBe(false);
   expect(serverProfile('reference', { 'upload-body-limit': 'alternate' }).uploadsWithinBodyLimit).toBe(true);
   // Every open point the alternate profile claims to serve is one the profile reads.
-  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies'];
+  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required'];
   expect(openPoints.filter((point) => point.alternateChoice.served).map((point) => point.id).sort()).toEqual([...read].sort());
 });
 
@@ -140,6 +140,34 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
   test('GET /health answers 200 with the body of its choice', async () => {
     const reply = await call(server(), 'GET', '/health', { key: null });
     expect([reply.status, reply.json]).toEqual([200, choice('service-endpoint-bodies', 'health_body')]);
+  });
+
+  test('8,000 characters outside the Basic Multilingual Plane: accepted counting code points (reference), refused counting UTF-16 units (alternate)', async () => {
+    const astral = '\u{1F600}'.repeat(8000); // 8,000 code points, 16,000 UTF-16 code units
+    const asContext = await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, context: astral } });
+    const asPart = await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, context: [{ type: 'text', id: 'note', text: astral }] } });
+    if (profile === 'reference') expect([asContext.status, asPart.status]).toEqual([200, 200]);
+    else {
+      expect([asContext.status, asContext.json.error.code, asContext.json.error.message]).toEqual([400, 'INVALID_REQUEST', expect.stringContaining('UTF-16')]);
+      expect([asPart.status, asPart.json.error.code, asPart.json.error.message]).toEqual([400, 'INVALID_REQUEST', expect.stringContaining('(id "note")')]);
+    }
+    // 8,000 Basic Multilingual Plane characters are within the limit under either count; 8,001 over it.
+    expect((await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, context: 'é'.repeat(8000) } })).status).toBe(choice('decide-success-status', 'status'));
+    expect((await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, context: 'é'.repeat(8001) } })).status).toBe(400);
+    const halfAstral = await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, context: '\u{1F600}'.repeat(4000) } });
+    expect(halfAstral.status).toBe(choice('decide-success-status', 'status'));
+  });
+
+  test('a noul question without instructions is refused (reference) or answered from its id (alternate)', async () => {
+    const questions = { wants_refund: { type: 'noul' } };
+    const reply = await call(server(), 'POST', '/v1/decide', { body: { context: decideBody.context, questions } });
+    if (profile === 'reference') expect([reply.status, reply.json.error.code]).toEqual([400, 'INVALID_REQUEST']);
+    else {
+      const spelled = await call(server(), 'POST', '/v1/decide', { body: { context: decideBody.context, questions: { wants_refund: { type: 'noul', instructions: 'wants refund' } } } });
+      expect(reply.status).toBe(201);
+      // The default text is the id read as words: the same answer as those words sent as instructions.
+      expect(reply.json.answers).toEqual(spelled.json.answers);
+    }
   });
 
   // Last: it moves the server's clock past the default asset lifetime.

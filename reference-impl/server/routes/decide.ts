@@ -56,9 +56,22 @@ async function contextText(
   return { text: pieces.join('\n') };
 }
 
+/**
+ * A noul question without instructions (allowed only where the profile does not require them,
+ * open point noul-instructions-required) is scored on its id read as words: "wants_refund"
+ * asks "wants refund". The scorer itself always reads instructions.
+ */
+function withDefaultInstructions(questions: Schemas['DecideRequest']['questions']): Schemas['DecideRequest']['questions'] {
+  const entries = Object.entries(questions);
+  if (!entries.some(([, question]) => question.type === 'noul' && typeof question.instructions !== 'string')) return questions;
+  return Object.fromEntries(
+    entries.map(([id, question]) => [id, question.type === 'noul' && typeof question.instructions !== 'string' ? { ...question, instructions: id.replace(/[_-]+/g, ' ').trim() || id } : question]),
+  );
+}
+
 export function registerDecide(app: FastifyInstance, deps: DecideDependencies): void {
   app.post('/v1/decide', async (request, reply) => {
-    const invalid = checkDecideRequest(request.body);
+    const invalid = checkDecideRequest(request.body, app.profile);
     if (invalid) return sendFailure(request, reply, invalid);
     const body = request.body as Schemas['DecideRequest'];
 
@@ -67,7 +80,7 @@ export function registerDecide(app: FastifyInstance, deps: DecideDependencies): 
 
     let decision;
     try {
-      decision = await deps.engine.decide(context.text, body.questions);
+      decision = await deps.engine.decide(context.text, withDefaultInstructions(body.questions));
     } catch (error) {
       request.log.error({ err: { name: (error as Error).name, stack: (error as Error).stack } }, 'scoring failed');
       const code = Array.isArray(body.context) && body.context.some((part) => part.type !== 'text') ? 'MULTIMODAL_INFERENCE_FAILED' : 'INFERENCE_FAILED';
