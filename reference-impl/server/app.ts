@@ -85,7 +85,8 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
     registerFeedback(v1, { decisions, now: clock });
     registerModels(v1);
     const projectTtl = new Map(options.projects.flatMap((project) => (project.assetTtlMs ? [[project.projectId, project.assetTtlMs] as const] : [])));
-    await registerAssets(v1, { assets, ttlOf: (projectId) => projectTtl.get(projectId) });
+    const serverTtl = options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS;
+    await registerAssets(v1, { assets, ttlOf: (projectId) => projectTtl.get(projectId) ?? serverTtl });
   });
 
   const purge = setInterval(() => {

@@ -53,6 +53,8 @@ export interface ServerProfile {
   characterUnit: 'code-points' | 'utf-16-code-units';
   /** noul-instructions-required */
   noulInstructionsRequired: boolean;
+  /** asset-ttl: the upload header in which a caller may shorten an asset's lifetime, if any. */
+  assetTtlHeader: string | null;
 }
 
 /** Open point id -> the choice made on it, over the profile's own. */
@@ -99,6 +101,7 @@ export function serverProfile(name: ProfileName, overrides: ChoiceOverrides = {}
     healthBody: pick<JsonObject>('service-endpoint-bodies', 'health_body'),
     characterUnit: pick<'code-points' | 'utf-16-code-units'>('character-counting', 'unit'),
     noulInstructionsRequired: pick<boolean>('noul-instructions-required', 'required'),
+    assetTtlHeader: pick<string | null>('asset-ttl', 'ttl_header'),
   };
 }
 

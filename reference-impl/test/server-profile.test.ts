@@ -34,7 +34,7 @@ test('a profile is read from the spec: every value of the alternate profile is a
   expect(serverProfile('alternate').uploadsWithinBodyLimit).toBe(false);
   expect(serverProfile('reference', { 'upload-body-limit': 'alternate' }).uploadsWithinBodyLimit).toBe(true);
   // Every open point the alternate profile claims to serve is one the profile reads.
-  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required'];
+  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required', 'asset-ttl'];
   expect(openPoints.filter((point) => point.alternateChoice.served).map((point) => point.id).sort()).toEqual([...read].sort());
 });
 
@@ -168,6 +168,20 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
       // The default text is the id read as words: the same answer as those words sent as instructions.
       expect(reply.json.answers).toEqual(spelled.json.answers);
     }
+  });
+
+  test('an X-Asset-TTL upload header is ignored (reference) or shortens the lifetime, refused when not 1 to 86400 seconds (alternate)', async () => {
+    const upload = (ttl: string) => call(server(), 'POST', '/v1/assets', { raw: pngImage(), contentType: 'image/png', headers: { 'x-asset-ttl': ttl } });
+    const lifetimeOf = (asset: { created_at: string; expires_at: string }) => Date.parse(asset.expires_at) - Date.parse(asset.created_at);
+    const hour = await upload('3600');
+    expect([hour.status, lifetimeOf(hour.json)]).toEqual([201, profile === 'reference' ? 24 * 3600_000 : 3600_000]);
+    for (const invalid of ['0', '86401', '1.5', '-5', 'soon']) {
+      const reply = await upload(invalid);
+      if (profile === 'reference') expect([invalid, reply.status]).toEqual([invalid, 201]);
+      else expect([invalid, reply.status, reply.json.error.code]).toEqual([invalid, 400, 'INVALID_REQUEST']);
+    }
+    const day = await upload('86400');
+    expect([day.status, lifetimeOf(day.json)]).toEqual([201, 24 * 3600_000]);
   });
 
   // Last: it moves the server's clock past the default asset lifetime.
