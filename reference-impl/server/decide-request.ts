@@ -1,6 +1,6 @@
 // Checks a decide body against the seed, in the order a caller can act on: modality, schema,
 // media counts, then the reference choices the schema leaves open.
-import { isObject, openapiDocument, referenceChoice, requestBodyValidator, schemaKeywordLimits, type JsonObject, type Schemas, type ValidationIssue } from '../../spec/index.ts';
+import { currentModel, isObject, modelAliases, openapiDocument, referenceChoice, requestBodyValidator, schemaKeywordLimits, type JsonObject, type Schemas, type ValidationIssue } from '../../spec/index.ts';
 import { failure, type ApiFailure } from './errors.ts';
 import type { ServerProfile } from './profile.ts';
 
@@ -14,7 +14,21 @@ const stringContextMax = schemaKeywordLimits.string_context_length!.keywords.max
 const textPartMax = schemaKeywordLimits.text_part_length!.keywords.maxLength as number;
 
 /** The choices of the server's profile that decide whether a body is valid. */
-export type DecideRequestRules = Pick<ServerProfile, 'characterUnit' | 'noulInstructionsRequired'>;
+export type DecideRequestRules = Pick<ServerProfile, 'characterUnit' | 'noulInstructionsRequired' | 'modelField' | 'idPattern'>;
+/** The names a request may select when the profile takes a model field (seed 2.6). */
+const MODEL_NAMES = [currentModel, ...modelAliases];
+
+/** The first question or option id that does not match the profile's id pattern, as a pointer. */
+function idOutsidePattern(request: Schemas['DecideRequest'], pattern: RegExp): string | undefined {
+  for (const [questionId, question] of Object.entries(request.questions)) {
+    const pointer = `/questions/${escapePointer(questionId)}`;
+    if (!pattern.test(questionId)) return pointer;
+    const options = 'options' in question && isObject(question.options) ? Object.keys(question.options) : [];
+    const bad = options.find((optionId) => !pattern.test(optionId));
+    if (bad !== undefined) return `${pointer}/options/${escapePointer(bad)}`;
+  }
+  return undefined;
+}
 
 /** A text over its limit in UTF-16 code units (its .length), when that is what the profile counts. */
 function overUtf16Limit(request: Schemas['DecideRequest']): string | undefined {
@@ -49,8 +63,16 @@ function mostSpecific(issues: ValidationIssue[]): ValidationIssue | undefined {
   );
 }
 
-export function checkDecideRequest(body: unknown, rules: DecideRequestRules): ApiFailure | undefined {
-  if (!isObject(body)) return failure('INVALID_REQUEST', 'The body must be a JSON object with context and questions.');
+export function checkDecideRequest(input: unknown, rules: DecideRequestRules): ApiFailure | undefined {
+  if (!isObject(input)) return failure('INVALID_REQUEST', 'The body must be a JSON object with context and questions.');
+  // Open point model-selection: where the profile takes a model field, it is checked here and
+  // the rest of the body is validated against the spec's schema, which has no such field.
+  let body = input;
+  if (rules.modelField && Object.hasOwn(input, 'model')) {
+    const { model, ...rest } = input;
+    if (typeof model !== 'string' || !MODEL_NAMES.includes(model)) return failure('INVALID_REQUEST', `/model must be one of ${MODEL_NAMES.join(', ')}.`);
+    body = rest;
+  }
 
   if (Array.isArray(body.context)) {
     for (const [index, part] of body.context.entries()) {
@@ -66,6 +88,10 @@ export function checkDecideRequest(body: unknown, rules: DecideRequestRules): Ap
   if (!result.valid) return failure('INVALID_REQUEST', describeIssue(body, mostSpecific(result.issues)!));
 
   const request = body as unknown as Schemas['DecideRequest'];
+  if (rules.idPattern !== null) {
+    const outside = idOutsidePattern(request, new RegExp(rules.idPattern));
+    if (outside) return failure('INVALID_REQUEST', `${outside}: ids must match ${rules.idPattern}.`);
+  }
   if (rules.characterUnit === 'utf-16-code-units') {
     const over = overUtf16Limit(request);
     if (over) return failure('INVALID_REQUEST', over);

@@ -55,6 +55,10 @@ export interface ServerProfile {
   noulInstructionsRequired: boolean;
   /** asset-ttl: the upload header in which a caller may shorten an asset's lifetime, if any. */
   assetTtlHeader: string | null;
+  /** model-selection: whether a decide request may name a model (the current one or an alias). */
+  modelField: boolean;
+  /** id-format-and-count: the pattern question and option ids must match, if any. */
+  idPattern: string | null;
 }
 
 /** Open point id -> the choice made on it, over the profile's own. */
@@ -102,6 +106,8 @@ export function serverProfile(name: ProfileName, overrides: ChoiceOverrides = {}
     characterUnit: pick<'code-points' | 'utf-16-code-units'>('character-counting', 'unit'),
     noulInstructionsRequired: pick<boolean>('noul-instructions-required', 'required'),
     assetTtlHeader: pick<string | null>('asset-ttl', 'ttl_header'),
+    modelField: pick<boolean>('model-selection', 'model_field'),
+    idPattern: pick<string | null>('id-format-and-count', 'id_pattern'),
   };
 }
 

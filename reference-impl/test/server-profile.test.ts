@@ -34,7 +34,7 @@ test('a profile is read from the spec: every value of the alternate profile is a
   expect(serverProfile('alternate').uploadsWithinBodyLimit).toBe(false);
   expect(serverProfile('reference', { 'upload-body-limit': 'alternate' }).uploadsWithinBodyLimit).toBe(true);
   // Every open point the alternate profile claims to serve is one the profile reads.
-  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required', 'asset-ttl'];
+  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required', 'asset-ttl', 'model-selection', 'id-format-and-count'];
   expect(openPoints.filter((point) => point.alternateChoice.served).map((point) => point.id).sort()).toEqual([...read].sort());
 });
 
@@ -182,6 +182,31 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
     }
     const day = await upload('86400');
     expect([day.status, lifetimeOf(day.json)]).toEqual([201, 24 * 3600_000]);
+  });
+
+  test('a model field is an unknown field (reference) or names svc-one-v1 or an alias (alternate)', async () => {
+    for (const model of ['svc-one-v1', 'svc-one-v0', 'svc-one-v0.3']) {
+      const reply = await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, model } });
+      if (profile === 'reference') expect([model, reply.status, reply.json.error.code]).toEqual([model, 400, 'INVALID_REQUEST']);
+      else expect([model, reply.status, reply.json.model]).toEqual([model, 201, 'svc-one-v1']);
+    }
+    for (const model of ['svc-one-v2', 'SVC-ONE-V1', 7, null]) {
+      const reply = await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, model } });
+      expect([model, reply.status, reply.json.error.code]).toEqual([model, 400, 'INVALID_REQUEST']);
+    }
+    // Other unknown fields stay refused in both.
+    expect((await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, model: 'svc-one-v1', temperature: 0 } })).status).toBe(400);
+  });
+
+  test('question and option ids: any string echoed (reference) or 1 to 64 of [A-Za-z0-9_-], others 400 (alternate)', async () => {
+    const longest = 'q'.repeat(64);
+    const within = await call(server(), 'POST', '/v1/decide', { body: { context: decideBody.context, questions: { [longest]: choiceQuestion({ 'opt-1_A': '', other: '' }) } } });
+    expect([within.status, Object.keys(within.json.answers), Object.keys(within.json.answers[longest].probabilities)]).toEqual([choice('decide-success-status', 'status'), [longest], ['opt-1_A', 'other']]);
+    for (const questions of [{ ['q'.repeat(65)]: choiceQuestion() }, { 'has space': choiceQuestion() }, { topic: choiceQuestion({ 'café': '', other: '' }) }, { '': choiceQuestion() }]) {
+      const reply = await call(server(), 'POST', '/v1/decide', { body: { context: decideBody.context, questions } });
+      if (profile === 'reference') expect(reply.status).toBe(200);
+      else expect([reply.status, reply.json.error.code]).toEqual([400, 'INVALID_REQUEST']);
+    }
   });
 
   // Last: it moves the server's clock past the default asset lifetime.
