@@ -59,6 +59,10 @@ export interface ServerProfile {
   modelField: boolean;
   /** id-format-and-count: the pattern question and option ids must match, if any. */
   idPattern: string | null;
+  /** abstention-threshold: a choice answer abstains below this top-1 probability (null: the margin rule). */
+  minTopProbability: number | null;
+  /** abstention-status-values: abstention_status for text-only contexts (media ones are advisory, seed 2.4). */
+  textOnlyAbstentionStatus: string;
 }
 
 /** Open point id -> the choice made on it, over the profile's own. */
@@ -108,6 +112,8 @@ export function serverProfile(name: ProfileName, overrides: ChoiceOverrides = {}
     assetTtlHeader: pick<string | null>('asset-ttl', 'ttl_header'),
     modelField: pick<boolean>('model-selection', 'model_field'),
     idPattern: pick<string | null>('id-format-and-count', 'id_pattern'),
+    minTopProbability: pick<number | null>('abstention-threshold', 'min_top_probability'),
+    textOnlyAbstentionStatus: pick<string>('abstention-status-values', 'text_only_status'),
   };
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { alternateChoice, openPoints, referenceChoice, requestBodyLimitBytes } from '../../spec/index.ts';
 import { pngImage } from '../../harness/samples/media.ts';
 import { configFrom } from '../server/config.ts';
+import { applyAbstentionChoices } from '../server/abstention.ts';
 import { profileName, serverProfile, PROFILE_NAMES } from '../server/profile.ts';
 import { call, choiceQuestion, startServer, type RunningServer } from './support/server.ts';
 
@@ -13,6 +14,16 @@ beforeAll(async () => {
   for (const profile of PROFILE_NAMES) servers[profile] = await startServer({ profile });
 });
 afterAll(async () => Promise.all(Object.values(servers).map((server) => server.stop())));
+
+test('the alternate abstention rule: top-1 below 0.5 abstains, ties go to the first option, probabilities stay', () => {
+  const questions = { q: { type: 'choice' as const, options: { a: '', b: '', c: '' } } };
+  const answerOf = (probabilities: Record<string, number>) => ({ q: { type: 'choice' as const, choice: null, confidence: 0, probabilities, abstain: true, abstention_status: 'advisory' as const } });
+  const alternate = serverProfile('alternate');
+  expect(applyAbstentionChoices(answerOf({ a: 0.45, b: 0.3, c: 0.25 }), questions, true, alternate).q).toMatchObject({ abstain: true, choice: null, abstention_status: 'validated', probabilities: { a: 0.45 } });
+  expect(applyAbstentionChoices(answerOf({ a: 0.25, b: 0.5, c: 0.25 }), questions, false, alternate).q).toMatchObject({ abstain: false, choice: 'b', abstention_status: 'advisory' });
+  // The reference profile leaves the scorer's answer as it is.
+  expect(applyAbstentionChoices(answerOf({ a: 0.25, b: 0.5, c: 0.25 }), questions, true, serverProfile('reference')).q).toMatchObject({ abstain: true, choice: null, abstention_status: 'advisory' });
+});
 
 test('a profile is read from the spec: every value of the alternate profile is an alternate choice', () => {
   expect(serverProfile('reference').decideStatus).toBe(referenceChoice('decide-success-status', 'status'));
@@ -34,7 +45,7 @@ test('a profile is read from the spec: every value of the alternate profile is a
   expect(serverProfile('alternate').uploadsWithinBodyLimit).toBe(false);
   expect(serverProfile('reference', { 'upload-body-limit': 'alternate' }).uploadsWithinBodyLimit).toBe(true);
   // Every open point the alternate profile claims to serve is one the profile reads.
-  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required', 'asset-ttl', 'model-selection', 'id-format-and-count'];
+  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required', 'asset-ttl', 'model-selection', 'id-format-and-count', 'abstention-threshold', 'abstention-status-values'];
   expect(openPoints.filter((point) => point.alternateChoice.served).map((point) => point.id).sort()).toEqual([...read].sort());
 });
 
@@ -206,6 +217,26 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
       const reply = await call(server(), 'POST', '/v1/decide', { body: { context: decideBody.context, questions } });
       if (profile === 'reference') expect(reply.status).toBe(200);
       else expect([reply.status, reply.json.error.code]).toEqual([400, 'INVALID_REQUEST']);
+    }
+  });
+
+  test('abstention: the margin rule and always advisory (reference), top-1 below 0.5 and validated for text-only contexts (alternate)', async () => {
+    const questions = {
+      four_ways: choiceQuestion({ weather: 'The weather', sports: 'Sports results', cooking: 'Recipes', music: 'Concerts' }),
+      topic: choiceQuestion(),
+      single: choiceQuestion({ billing: 'Payments' }),
+    };
+    const uploaded = await call(server(), 'POST', '/v1/assets', { raw: pngImage(), contentType: 'image/png' });
+    for (const context of [decideBody.context, 'Hello.', [{ type: 'text', text: 'Hello.' }], [{ type: 'text', text: 'What is this?' }, { type: 'image', asset_id: uploaded.json.id }]]) {
+      const reply = await call(server(), 'POST', '/v1/decide', { body: { context, questions } });
+      const textOnly = typeof context === 'string' || context.every((part) => part.type === 'text');
+      for (const answer of Object.values(reply.json.answers) as any[]) {
+        const top = Math.max(...(Object.values(answer.probabilities) as number[]));
+        expect(answer.abstention_status).toBe(profile === 'alternate' && textOnly ? 'validated' : 'advisory');
+        expect(answer.choice === null).toBe(answer.abstain);
+        if (profile === 'alternate') expect(answer.abstain).toBe(top < 0.5);
+      }
+      if (profile === 'alternate') expect(reply.json.answers.four_ways.abstain).toBe(true); // four unrelated options: none reaches 0.5
     }
   });
 

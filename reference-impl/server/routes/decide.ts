@@ -5,6 +5,7 @@ import { familyOf } from '../../assets/families.ts';
 import { extractText } from '../../assets/media.ts';
 import { assetFailure, type AssetStore } from '../../assets/store.ts';
 import type { DecisionEngine } from '../../decision/index.ts';
+import { applyAbstentionChoices } from '../abstention.ts';
 import { checkDecideRequest, partLabel } from '../decide-request.ts';
 import type { DecisionLog } from '../decision-log.ts';
 import type { ServerProfile } from '../profile.ts';
@@ -93,7 +94,9 @@ export function registerDecide(app: FastifyInstance, deps: DecideDependencies): 
       questionIds: Object.keys(body.questions),
       createdAt: deps.now().toISOString(),
     });
-    const response: Schemas['DecideResponse'] = { model: MODEL_ID, answers: decision.answers, usage: { input_tokens: decision.inputTokens } };
+    const textOnly = typeof body.context === 'string' || body.context.every((part) => part.type === 'text');
+    const answers = applyAbstentionChoices(decision.answers, body.questions, textOnly, app.profile);
+    const response: Schemas['DecideResponse'] = { model: MODEL_ID, answers, usage: { input_tokens: decision.inputTokens } };
     return reply.code(app.profile.decideStatus).send(response);
   });
 }
