@@ -63,6 +63,8 @@ export interface ServerProfile {
   minTopProbability: number | null;
   /** abstention-status-values: abstention_status for text-only contexts (media ones are advisory, seed 2.4). */
   textOnlyAbstentionStatus: string;
+  /** answer-shapes: the spec's full noul, multi and score answers, or the compact ones. */
+  answerShapes: 'full' | 'compact';
 }
 
 /** Open point id -> the choice made on it, over the profile's own. */
@@ -114,6 +116,7 @@ export function serverProfile(name: ProfileName, overrides: ChoiceOverrides = {}
     idPattern: pick<string | null>('id-format-and-count', 'id_pattern'),
     minTopProbability: pick<number | null>('abstention-threshold', 'min_top_probability'),
     textOnlyAbstentionStatus: pick<string>('abstention-status-values', 'text_only_status'),
+    answerShapes: pick<'full' | 'compact'>('answer-shapes', 'shapes'),
   };
 }
 

@@ -45,7 +45,7 @@ test('a profile is read from the spec: every value of the alternate profile is a
   expect(serverProfile('alternate').uploadsWithinBodyLimit).toBe(false);
   expect(serverProfile('reference', { 'upload-body-limit': 'alternate' }).uploadsWithinBodyLimit).toBe(true);
   // Every open point the alternate profile claims to serve is one the profile reads.
-  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required', 'asset-ttl', 'model-selection', 'id-format-and-count', 'abstention-threshold', 'abstention-status-values'];
+  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required', 'asset-ttl', 'model-selection', 'id-format-and-count', 'abstention-threshold', 'abstention-status-values', 'answer-shapes'];
   expect(openPoints.filter((point) => point.alternateChoice.served).map((point) => point.id).sort()).toEqual([...read].sort());
 });
 
@@ -237,6 +237,31 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
         if (profile === 'alternate') expect(answer.abstain).toBe(top < 0.5);
       }
       if (profile === 'alternate') expect(reply.json.answers.four_ways.abstain).toBe(true); // four unrelated options: none reaches 0.5
+    }
+  });
+
+  test('noul, multi and score answers in the shapes of their choice', async () => {
+    const questions = {
+      refund: { type: 'noul', instructions: 'Does the customer ask for a refund?' },
+      tags: { type: 'multi', options: { refund: null, delivery: null } },
+      urgency: { type: 'score', instructions: 'How urgent is this?' },
+      topic: choiceQuestion(),
+    };
+    const { json } = await call(server(), 'POST', '/v1/decide', { body: { context: decideBody.context, questions } });
+    const { refund, tags, urgency, topic } = json.answers;
+    expect(Object.keys(topic).sort()).toEqual(['abstain', 'abstention_status', 'choice', 'confidence', 'probabilities', 'type']);
+    if (profile === 'reference') {
+      expect([Object.keys(refund).sort(), Object.keys(tags).sort(), Object.keys(urgency).sort()]).toEqual([
+        ['abstain', 'abstention_status', 'confidence', 'probabilities', 'type', 'verdict'],
+        ['probabilities', 'selected', 'threshold', 'type'],
+        ['basis', 'score', 'type'],
+      ]);
+    } else {
+      expect([Object.keys(refund), Object.keys(tags), Object.keys(urgency)]).toEqual([['type', 'value', 'confidence'], ['type', 'choices'], ['type', 'score']]);
+      expect(['yes', 'no', 'unknown']).toContain(refund.value);
+      expect(tags.choices.every((id: string) => ['refund', 'delivery'].includes(id))).toBe(true);
+      expect(urgency.score).toBeGreaterThanOrEqual(0);
+      expect(urgency.score).toBeLessThanOrEqual(100);
     }
   });
 

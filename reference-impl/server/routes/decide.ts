@@ -6,6 +6,7 @@ import { extractText } from '../../assets/media.ts';
 import { assetFailure, type AssetStore } from '../../assets/store.ts';
 import type { DecisionEngine } from '../../decision/index.ts';
 import { applyAbstentionChoices } from '../abstention.ts';
+import { shapeAnswers } from '../answer-shapes.ts';
 import { checkDecideRequest, partLabel } from '../decide-request.ts';
 import type { DecisionLog } from '../decision-log.ts';
 import type { ServerProfile } from '../profile.ts';
@@ -95,7 +96,7 @@ export function registerDecide(app: FastifyInstance, deps: DecideDependencies): 
       createdAt: deps.now().toISOString(),
     });
     const textOnly = typeof body.context === 'string' || body.context.every((part) => part.type === 'text');
-    const answers = applyAbstentionChoices(decision.answers, body.questions, textOnly, app.profile);
+    const answers = shapeAnswers(applyAbstentionChoices(decision.answers, body.questions, textOnly, app.profile), app.profile.answerShapes);
     const response: Schemas['DecideResponse'] = { model: MODEL_ID, answers, usage: { input_tokens: decision.inputTokens } };
     return reply.code(app.profile.decideStatus).send(response);
   });
