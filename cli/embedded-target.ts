@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createReferenceServer } from '../reference-impl/server/app.ts';
-import type { ProfileName } from '../reference-impl/server/profile.ts';
+import type { ChoiceOverrides, ProfileName } from '../reference-impl/server/profile.ts';
 
 export const EMBEDDED_SHORT_TTL_MS = 3_000;
 
@@ -24,7 +24,7 @@ export interface EmbeddedTarget {
 
 const newKey = (label: string) => `svc_live_${label}_${randomBytes(12).toString('hex')}`;
 
-export async function startEmbeddedTarget(options: { shortTtlMs?: number; profile?: ProfileName } = {}): Promise<EmbeddedTarget> {
+export async function startEmbeddedTarget(options: { shortTtlMs?: number; profile?: ProfileName; choices?: ChoiceOverrides } = {}): Promise<EmbeddedTarget> {
   const profile = options.profile ?? 'reference';
   const dataDir = mkdtempSync(join(tmpdir(), 'decision-embedded-'));
   const shortTtlMs = options.shortTtlMs ?? EMBEDDED_SHORT_TTL_MS;
@@ -42,6 +42,7 @@ export async function startEmbeddedTarget(options: { shortTtlMs?: number; profil
     rateLimit: { perSecond: 100_000, burst: 100_000 },
     logger: false,
     profile,
+    ...(options.choices ? { choices: options.choices } : {}),
   });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -263,6 +263,13 @@ export const limitChecks: Check[] = area('limits', [
     title: '16 questions with multi-byte ids pass; 17 are rejected even when two ids differ only in Unicode normalisation (NFC "é" and NFD "é")',
     async run(t) {
       const sixteen = Array.from({ length: MAX_QUESTIONS }, (_, index) => [multiByteQuestionId(index), choiceQuestion()] as const);
+      // Which ids a server accepts is open (id-format-and-count): one that refuses a non-ASCII id
+      // outright cannot show how it counts such ids. Its refusal is still a 4xx in the error body.
+      const single = await postDecideText(t.a, decideJsonText(BILLING_CONTEXT, sixteen.slice(0, 1)));
+      if (single.status >= 400 && single.status < 500) {
+        expectErrorBody(single);
+        t.skip(`not verifiable on this target: one question with a non-ASCII id is refused (${describeReply(single)}; open point id-format-and-count)`);
+      }
       expectAccepted(await postDecideText(t.a, decideJsonText(BILLING_CONTEXT, sixteen)), '16 questions with multi-byte ids');
       // JSON object keys are compared code point by code point: these are two distinct questions.
       const seventeen = [...sixteen.slice(0, MAX_QUESTIONS - 1), ['caf\u00e9', choiceQuestion()] as const, ['cafe\u0301', choiceQuestion()] as const];

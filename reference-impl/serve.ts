@@ -25,6 +25,7 @@ const { app } = await createReferenceServer({
   assetTtlMs: config.assetTtlMs,
   rateLimit: config.rateLimit,
   profile: config.profile,
+  choices: config.choices,
   ...(config.abstainMargin !== undefined ? { abstainMargin: config.abstainMargin } : {}),
   // Access logs leave the request's critical path: the lines of one event-loop turn go to stdout
   // in one write, after the turn's responses (pino's default is one synchronous write per line).
@@ -35,7 +36,7 @@ const baseUrl = address.replace('0.0.0.0', '127.0.0.1');
 
 console.log(`Decision Service reference server listening on ${baseUrl}`);
 console.log(`Data directory: ${config.dataDir}`);
-console.log(`Open-point profile: ${config.profile}`);
+console.log(`Open-point profile: ${config.profile}${Object.entries(config.choices).map(([id, choice]) => `, ${id}=${choice}`).join('')}`);
 if (config.projects === DEV_PROJECTS) {
   for (const project of DEV_PROJECTS) {
     const lifetime = project.assetTtlMs ? ` (its assets expire ${DEV_EXPIRY_TTL_SECONDS} s after upload)` : '';

@@ -2,7 +2,11 @@
 // choice the seed equally allows, and what the seed still rules out inside the point.
 import { openapiDocument, type Json, type JsonObject } from './document.ts';
 
-/** A behaviour the seed allows on an open point; `served` says whether the reference server's alternate profile serves it. */
+/**
+ * A behaviour the seed allows on an open point; `served` says whether the reference server serves
+ * it, `served_alone` that it is served only when chosen on its own, because in the alternate
+ * profile as a whole it would hide another alternate.
+ */
 export type Choice = JsonObject & { summary: string };
 
 export interface OpenPoint {
@@ -14,7 +18,7 @@ export interface OpenPoint {
   /** What the bundled reference server does; suites never fail a server on it. */
   referenceChoice: Choice;
   /** Another behaviour the seed equally allows (the reference server's alternate profile). */
-  alternateChoice: Choice & { served: boolean };
+  alternateChoice: Choice & { served: boolean; served_alone?: boolean };
   /** What the seed still states inside the open point: checked at MUST (or SHOULD), never relaxed. */
   seedBounds: string[];
 }
@@ -24,7 +28,7 @@ export const openPoints: readonly OpenPoint[] = (openapiDocument['x-open-points'
   seedSection: String(entry.seed_section),
   open: String(entry.open),
   referenceChoice: entry['x-reference-choice'] as Choice,
-  alternateChoice: entry['x-alternate-choice'] as Choice & { served: boolean },
+  alternateChoice: entry['x-alternate-choice'] as Choice & { served: boolean; served_alone?: boolean },
   seedBounds: (entry['x-seed-bounds'] ?? []) as string[],
 }));
 

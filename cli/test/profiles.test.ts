@@ -6,6 +6,7 @@ import { checks as conformanceChecks } from '../../conformance/registry.ts';
 import { ALL_CAPABILITIES } from '../../harness/check.ts';
 import { runChecks } from '../../harness/runner.ts';
 import { propertyChecks } from '../../property/registry.ts';
+import { openPoints } from '../../spec/index.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
 
 let target: EmbeddedTarget;
@@ -31,3 +32,26 @@ test('every conformance and property check gives the alternate profile 0 MUST fa
   const observed = results.filter((result) => result.status === 'observed' && result.observation?.matchesReference === false).map((result) => result.id);
   expect(observed).toEqual(expect.arrayContaining(['DECIDE-SUCCESS-STATUS', 'MODELS-SHAPE', 'REQID-INVALID-CALLER-ID', 'ERRORS-UNKNOWN-ROUTE-STATUS', 'ASSET-SHA256-ENCODING', 'ASSET-EXPIRED-READ', 'ASSET-DELETED-CODE']));
 }, 240_000);
+
+// Alternates served only alone (x-alternate-choice.served_alone) would hide another alternate in
+// the profile as a whole: each is run on its own, with every conformance check.
+for (const point of openPoints.filter((entry) => entry.alternateChoice.served_alone)) {
+  test(`every conformance check gives the alternate of ${point.id}, chosen alone, 0 MUST failures`, async () => {
+    const alone = await startEmbeddedTarget({ choices: { [point.id]: 'alternate' } });
+    try {
+      const results = await runChecks(conformanceChecks, {
+        target: { baseUrl: alone.baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: true, shortTtl: { key: alone.keyShortTtl, ttlMs: alone.shortTtlMs } },
+        keyA: alone.keyA,
+        keyB: alone.keyB,
+        timeoutMs: 10_000,
+        checkTimeoutMs: 60_000,
+        seed: 20_261_123,
+        numRuns: 20,
+      });
+      const mustFailures = results.filter((result) => result.level === 'MUST' && result.status !== 'pass' && result.status !== 'skip');
+      expect(mustFailures.map((result) => `${result.id}: ${result.message ?? result.status}`)).toEqual([]);
+    } finally {
+      await alone.stop();
+    }
+  }, 240_000);
+}

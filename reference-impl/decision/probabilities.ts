@@ -20,7 +20,9 @@ function checkedProbability(value: number): number {
  */
 export function roundDistribution(values: ArrayLike<number>, tieKeys?: readonly string[]): number[] {
   const raw = Array.from(values, checkedProbability);
-  const total = raw.reduce((sum, value) => sum + value, 0);
+  // Summed smallest first, whatever the order of the entries: the total, and so every scaled value
+  // and remainder, is then the same in any order, to the last bit.
+  const total = [...raw].sort((a, b) => a - b).reduce((sum, value) => sum + value, 0);
   if (!(total > 0)) throw new Error('The scoring model returned a distribution that sums to 0');
   const scaled = raw.map((value) => (value / total) * UNITS);
   const units = scaled.map(Math.floor);

@@ -10,8 +10,8 @@ import { checkDecideRequest } from './decide-request.ts';
 import { openDecisionLog } from './decision-log.ts';
 import { installErrorHandlers } from './error-handler.ts';
 import { createKeyRing, type ProjectKeys } from './keys.ts';
-import { createRateLimiter, type RateLimitOptions } from './rate-limit.ts';
-import { serverProfile, type ProfileName } from './profile.ts';
+import { createRateLimiter, unlimited, type RateLimitOptions } from './rate-limit.ts';
+import { serverProfile, type ChoiceOverrides, type ProfileName } from './profile.ts';
 import { installCallerRequestIdPolicy, requestIdFor } from './request-id.ts';
 import { registerAssets, UPLOAD_PATH } from './routes/assets.ts';
 import { registerDecide } from './routes/decide.ts';
@@ -33,6 +33,8 @@ export interface ReferenceServerOptions {
   now?: () => number;
   /** Which choice the server makes on the spec's open points (default: the reference choices). */
   profile?: ProfileName;
+  /** Choices made on single open points over the profile's own (profile.ts). */
+  choices?: ChoiceOverrides;
 }
 
 declare module 'fastify' {
@@ -77,7 +79,7 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
   const assets = await openAssetStore({ dataDir: options.dataDir, ttlMs: options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS, now });
   const decisions = openDecisionLog(join(options.dataDir, 'decisions'), (file, line) => app.log.warn({ file, line }, 'skipped a corrupt record'));
   const clock = () => new Date(now());
-  app.decorate('profile', serverProfile(options.profile ?? 'reference'));
+  app.decorate('profile', serverProfile(options.profile ?? 'reference', options.choices));
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -90,12 +92,13 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
     // JSON endpoints take application/json, and whatever else the profile reads as JSON (open point json-content-type).
     v1.removeContentTypeParser('text/plain');
     for (const type of app.profile.jsonAlsoAccepts) v1.addContentTypeParser(type, { parseAs: 'string' }, v1.getDefaultJsonParser('ignore', 'ignore'));
-    installAuth(v1, createKeyRing(options.projects), createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now));
+    installAuth(v1, createKeyRing(options.projects), app.profile.rateLimited ? createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now) : unlimited);
     registerDecide(v1, { engine, assets, decisions, now: clock });
     registerFeedback(v1, { decisions, now: clock });
     registerModels(v1);
     const projectTtl = new Map(options.projects.flatMap((project) => (project.assetTtlMs ? [[project.projectId, project.assetTtlMs] as const] : [])));
-    await registerAssets(v1, { assets, ttlOf: (projectId) => projectTtl.get(projectId) });
+    const serverTtl = options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS;
+    await registerAssets(v1, { assets, ttlOf: (projectId) => projectTtl.get(projectId) ?? serverTtl });
   });
 
   const purge = setInterval(() => {

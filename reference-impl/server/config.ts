@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { defaultAssetLifetimeMs } from '../../spec/index.ts';
 import { KEY_PREFIX, type ProjectKeys } from './keys.ts';
-import { profileName, type ProfileName } from './profile.ts';
+import { choiceOverrides, profileName, type ChoiceOverrides, type ProfileName } from './profile.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 
 export interface ServerConfig {
@@ -16,6 +16,7 @@ export interface ServerConfig {
   rateLimit: RateLimitOptions;
   logLevel: string;
   profile: ProfileName;
+  choices: ChoiceOverrides;
 }
 
 /** Lifetime of the assets of the development project whose uploads expire quickly. */
@@ -87,6 +88,7 @@ export const USAGE = `Usage: npm run serve -- [options]
   --rate-limit N[/BURST]   requests per second per key, and burst (env DECISION_RATE_LIMIT; default 200/400)
   --log-level LEVEL        pino level: fatal, error, warn, info, debug (env LOG_LEVEL; default info)
   --profile NAME           reference (default) or alternate: the other choice the seed allows on each open point (env DECISION_PROFILE)
+  --choice ID=NAME         make choice NAME on open point ID over the profile's (repeatable), e.g. --choice upload-body-limit=alternate
   --help                   print this help`;
 
 export function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig | 'help' {
@@ -103,6 +105,7 @@ export function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       'rate-limit': { type: 'string' },
       'log-level': { type: 'string' },
       profile: { type: 'string' },
+      choice: { type: 'string', multiple: true },
       help: { type: 'boolean' },
     },
   });
@@ -128,5 +131,6 @@ export function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     rateLimit: { perSecond: rateLimitPerSecond, burst: number('rate-limit', burst, Math.max(DEFAULT_RATE_LIMIT.burst, rateLimitPerSecond)) },
     logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
     profile: profileName(values.profile ?? env.DECISION_PROFILE),
+    choices: choiceOverrides(values.choice ?? []),
   };
 }

@@ -1,14 +1,43 @@
 // Checks a decide body against the seed, in the order a caller can act on: modality, schema,
 // media counts, then the reference choices the schema leaves open.
-import { isObject, openapiDocument, referenceChoice, requestBodyValidator, type JsonObject, type Schemas, type ValidationIssue } from '../../spec/index.ts';
+import { currentModel, isObject, modelAliases, openapiDocument, referenceChoice, requestBodyValidator, schemaKeywordLimits, type JsonObject, type Schemas, type ValidationIssue } from '../../spec/index.ts';
 import { failure, type ApiFailure } from './errors.ts';
+import type { ServerProfile } from './profile.ts';
 
 const schemas = (openapiDocument.components as JsonObject).schemas as JsonObject;
 const unsupportedPartTypes = (schemas.ContentPart as JsonObject)['x-unsupported-part-types'] as Record<string, { code: string }>;
 const mediaLimits = (schemas.ContentParts as JsonObject)['x-media-limits'] as Record<string, { max: number; code: string }>;
 const minOptions = referenceChoice<number>('id-format-and-count', 'min_options');
-const noulInstructionsRequired = referenceChoice<boolean>('noul-instructions-required', 'required');
 const validateDecideBody = requestBodyValidator('decide');
+/** The 8,000-character limits; the schema's maxLength counts code points (open point character-counting). */
+const stringContextMax = schemaKeywordLimits.string_context_length!.keywords.maxLength as number;
+const textPartMax = schemaKeywordLimits.text_part_length!.keywords.maxLength as number;
+
+/** The choices of the server's profile that decide whether a body is valid. */
+export type DecideRequestRules = Pick<ServerProfile, 'characterUnit' | 'noulInstructionsRequired' | 'modelField' | 'idPattern'>;
+/** The names a request may select when the profile takes a model field (seed 2.6). */
+const MODEL_NAMES = [currentModel, ...modelAliases];
+
+/** The first question or option id that does not match the profile's id pattern, as a pointer. */
+function idOutsidePattern(request: Schemas['DecideRequest'], pattern: RegExp): string | undefined {
+  for (const [questionId, question] of Object.entries(request.questions)) {
+    const pointer = `/questions/${escapePointer(questionId)}`;
+    if (!pattern.test(questionId)) return pointer;
+    const options = 'options' in question && isObject(question.options) ? Object.keys(question.options) : [];
+    const bad = options.find((optionId) => !pattern.test(optionId));
+    if (bad !== undefined) return `${pointer}/options/${escapePointer(bad)}`;
+  }
+  return undefined;
+}
+
+/** A text over its limit in UTF-16 code units (its .length), when that is what the profile counts. */
+function overUtf16Limit(request: Schemas['DecideRequest']): string | undefined {
+  if (typeof request.context === 'string') return request.context.length > stringContextMax ? `/context: must NOT have more than ${stringContextMax} characters (UTF-16 code units).` : undefined;
+  for (const [index, part] of request.context.entries()) {
+    if (part.type === 'text' && part.text.length > textPartMax) return `/context/${index}/text${partLabel(request, `/context/${index}`)}: must NOT have more than ${textPartMax} characters (UTF-16 code units).`;
+  }
+  return undefined;
+}
 
 /** ` (id "receipt")` when the pointer is inside a content part that has an id: the seed echoes part ids in errors. */
 export function partLabel(body: unknown, pointer: string): string {
@@ -34,8 +63,16 @@ function mostSpecific(issues: ValidationIssue[]): ValidationIssue | undefined {
   );
 }
 
-export function checkDecideRequest(body: unknown): ApiFailure | undefined {
-  if (!isObject(body)) return failure('INVALID_REQUEST', 'The body must be a JSON object with context and questions.');
+export function checkDecideRequest(input: unknown, rules: DecideRequestRules): ApiFailure | undefined {
+  if (!isObject(input)) return failure('INVALID_REQUEST', 'The body must be a JSON object with context and questions.');
+  // Open point model-selection: where the profile takes a model field, it is checked here and
+  // the rest of the body is validated against the spec's schema, which has no such field.
+  let body = input;
+  if (rules.modelField && Object.hasOwn(input, 'model')) {
+    const { model, ...rest } = input;
+    if (typeof model !== 'string' || !MODEL_NAMES.includes(model)) return failure('INVALID_REQUEST', `/model must be one of ${MODEL_NAMES.join(', ')}.`);
+    body = rest;
+  }
 
   if (Array.isArray(body.context)) {
     for (const [index, part] of body.context.entries()) {
@@ -51,6 +88,14 @@ export function checkDecideRequest(body: unknown): ApiFailure | undefined {
   if (!result.valid) return failure('INVALID_REQUEST', describeIssue(body, mostSpecific(result.issues)!));
 
   const request = body as unknown as Schemas['DecideRequest'];
+  if (rules.idPattern !== null) {
+    const outside = idOutsidePattern(request, new RegExp(rules.idPattern));
+    if (outside) return failure('INVALID_REQUEST', `${outside}: ids must match ${rules.idPattern}.`);
+  }
+  if (rules.characterUnit === 'utf-16-code-units') {
+    const over = overUtf16Limit(request);
+    if (over) return failure('INVALID_REQUEST', over);
+  }
   if (Array.isArray(request.context)) {
     const seen = new Map<string, number>();
     for (const [index, part] of request.context.entries()) {
@@ -69,7 +114,7 @@ export function checkDecideRequest(body: unknown): ApiFailure | undefined {
     if ((question.type === 'choice' || question.type === 'multi') && Object.keys(question.options).length < minOptions) {
       return failure('INVALID_OPTIONS', `${pointer}/options must have at least ${minOptions} option.`);
     }
-    if (question.type === 'noul' && noulInstructionsRequired && typeof question.instructions !== 'string') {
+    if (question.type === 'noul' && rules.noulInstructionsRequired && typeof question.instructions !== 'string') {
       return failure('INVALID_REQUEST', `${pointer}: noul questions need instructions.`);
     }
   }

@@ -5,12 +5,12 @@ import { requestBodyLimitBytes } from '../../spec/index.ts';
 import { failure, sendFailure, type ApiFailure } from './errors.ts';
 
 /** Maps an error thrown by Fastify or a handler to the failure the caller sees. */
-export function failureForError(error: FastifyError, isUpload: boolean): ApiFailure | undefined {
+export function failureForError(error: FastifyError, upload: 'not-upload' | 'upload' | 'upload-within-body-limit'): ApiFailure | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return isUpload
-        ? failure('ASSET_TOO_LARGE', 'The file is over the largest size limit of any accepted type.')
-        : failure('PAYLOAD_TOO_LARGE', `The request body is over ${requestBodyLimitBytes} bytes (256 KiB).`);
+      if (upload === 'upload') return failure('ASSET_TOO_LARGE', 'The file is over the largest size limit of any accepted type.');
+      if (upload === 'upload-within-body-limit') return failure('ASSET_TOO_LARGE', `The file is over ${requestBodyLimitBytes} bytes (256 KiB), the request body limit, which uploads share.`);
+      return failure('PAYLOAD_TOO_LARGE', `The request body is over ${requestBodyLimitBytes} bytes (256 KiB).`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return failure('UNSUPPORTED_MIME_TYPE', 'Send Content-Type: application/json.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -32,7 +32,8 @@ export function failureForError(error: FastifyError, isUpload: boolean): ApiFail
 
 export function installErrorHandlers(app: FastifyInstance, uploadPath: string): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const mapped = failureForError(error, request.routeOptions.url === uploadPath);
+    const upload = request.routeOptions.url !== uploadPath ? 'not-upload' : app.profile.uploadsWithinBodyLimit ? 'upload-within-body-limit' : 'upload';
+    const mapped = failureForError(error, upload);
     if (mapped) return sendFailure(request, reply, mapped);
     // Log what failed, not what was sent: the error's code and stack, never the body.
     request.log.error({ err: { code: error.code, name: error.name, stack: error.stack } }, 'request failed');

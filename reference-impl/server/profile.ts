@@ -2,7 +2,7 @@
 // alternate that makes, on every open point where that is data, the other choice the seed
 // equally allows (x-alternate-choice). The suites must give both 0 MUST failures: a verdict
 // that depends on which one a server chose is a false verdict. Every value comes from the spec.
-import { choiceOf, type ChoiceName, type Json } from '../../spec/index.ts';
+import { choiceOf, openPoint, type ChoiceName, type Json, type JsonObject } from '../../spec/index.ts';
 
 export type ProfileName = ChoiceName;
 export const PROFILE_NAMES: readonly ProfileName[] = ['reference', 'alternate'];
@@ -43,10 +43,45 @@ export interface ServerProfile {
   nullRequestIdOn: string[];
   /** name-only-statuses: name-only codes answered with another code instead. */
   replacedCodes: Record<string, string>;
+  /** upload-body-limit: whether the 256 KiB request body limit also bounds raw uploads. */
+  uploadsWithinBodyLimit: boolean;
+  /** rate-limits: whether keys are rate limited at all (the bucket's size is server configuration). */
+  rateLimited: boolean;
+  /** service-endpoint-bodies: the body of GET /health. */
+  healthBody: JsonObject;
+  /** character-counting: what the 8,000-character limits count. */
+  characterUnit: 'code-points' | 'utf-16-code-units';
+  /** noul-instructions-required */
+  noulInstructionsRequired: boolean;
+  /** asset-ttl: the upload header in which a caller may shorten an asset's lifetime, if any. */
+  assetTtlHeader: string | null;
+  /** model-selection: whether a decide request may name a model (the current one or an alias). */
+  modelField: boolean;
+  /** id-format-and-count: the pattern question and option ids must match, if any. */
+  idPattern: string | null;
+  /** abstention-threshold: a choice answer abstains below this top-1 probability (null: the margin rule). */
+  minTopProbability: number | null;
+  /** abstention-status-values: abstention_status for text-only contexts (media ones are advisory, seed 2.4). */
+  textOnlyAbstentionStatus: string;
+  /** answer-shapes: the spec's full noul, multi and score answers, or the compact ones. */
+  answerShapes: 'full' | 'compact';
 }
 
-export function serverProfile(name: ProfileName): ServerProfile {
-  const pick = <T extends Json>(openPoint: string, field: string) => choiceOf<T>(name, openPoint, field);
+/** Open point id -> the choice made on it, over the profile's own. */
+export type ChoiceOverrides = Readonly<Record<string, ChoiceName>>;
+
+/**
+ * The profile's choice on one open point: an override first; then the profile's own, except that
+ * the alternate profile keeps the reference choice where the alternate is served only alone.
+ */
+export function choiceMade(name: ProfileName, id: string, overrides: ChoiceOverrides = {}): ChoiceName {
+  const override = overrides[id];
+  if (override !== undefined) return override;
+  return name === 'alternate' && openPoint(id).alternateChoice.served_alone ? 'reference' : name;
+}
+
+export function serverProfile(name: ProfileName, overrides: ChoiceOverrides = {}): ServerProfile {
+  const pick = <T extends Json>(id: string, field: string) => choiceOf<T>(choiceMade(name, id, overrides), id, field);
   return {
     name,
     decideStatus: pick<number>('decide-success-status', 'status'),
@@ -71,7 +106,30 @@ export function serverProfile(name: ProfileName): ServerProfile {
     invalidCallerRequestId: pick<'replace' | 'refuse'>('invalid-caller-request-id', 'action'),
     nullRequestIdOn: pick<string[]>('error-request-id-null', 'null_on'),
     replacedCodes: pick<Record<string, string>>('name-only-statuses', 'replaced_codes'),
+    uploadsWithinBodyLimit: pick<boolean>('upload-body-limit', 'applies_to_uploads'),
+    rateLimited: pick<boolean>('rate-limits', 'rate_limited'),
+    healthBody: pick<JsonObject>('service-endpoint-bodies', 'health_body'),
+    characterUnit: pick<'code-points' | 'utf-16-code-units'>('character-counting', 'unit'),
+    noulInstructionsRequired: pick<boolean>('noul-instructions-required', 'required'),
+    assetTtlHeader: pick<string | null>('asset-ttl', 'ttl_header'),
+    modelField: pick<boolean>('model-selection', 'model_field'),
+    idPattern: pick<string | null>('id-format-and-count', 'id_pattern'),
+    minTopProbability: pick<number | null>('abstention-threshold', 'min_top_probability'),
+    textOnlyAbstentionStatus: pick<string>('abstention-status-values', 'text_only_status'),
+    answerShapes: pick<'full' | 'compact'>('answer-shapes', 'shapes'),
   };
+}
+
+/** Reads `--choice` values of the form <open-point>=<reference|alternate>. */
+export function choiceOverrides(texts: readonly string[]): ChoiceOverrides {
+  return Object.fromEntries(
+    texts.map((text) => {
+      const [id = '', choice] = text.split('=', 2);
+      if (choice === undefined || !(PROFILE_NAMES as readonly string[]).includes(choice)) throw new Error(`--choice must be <open-point>=${PROFILE_NAMES.join('|')}, got "${text}"`);
+      openPoint(id); // throws on an unknown open point
+      return [id, choice as ChoiceName];
+    }),
+  );
 }
 
 /** Reads a profile name from a flag or the environment; undefined is the reference profile. */

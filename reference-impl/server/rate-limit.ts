@@ -29,3 +29,6 @@ export function createRateLimiter({ perSecond, burst }: RateLimitOptions, now: (
     },
   };
 }
+
+/** No rate limit below the service's capacity (the alternate choice of open point rate-limits). */
+export const unlimited: RateLimiter = { take: () => ({ allowed: true }) };

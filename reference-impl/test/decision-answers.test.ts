@@ -321,6 +321,23 @@ describe('probability arithmetic', () => {
     expect(roundDistribution([1 / 3, 1 / 3, 1 / 3], ['a', 'b', 'c'])).toEqual([0.333334, 0.333333, 0.333333]);
   });
 
+  test('rounding depends on no option order: every permutation of the same options rounds each option the same (PROP-OPTION-ORDER)', () => {
+    // Near-uniform distributions of 8 options (probabilities about 0.125, as in the case the property
+    // suite found), float32 like the model's outputs, some with options a whole number of millionths
+    // apart (equal remainders, decided by the option ids), reordered by a fixed shuffle.
+    let state = 11;
+    const next = () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (let trial = 0; trial < 500; trial += 1) {
+      const ids = Array.from({ length: 8 }, (_, i) => `option_${i}`);
+      const fraction = next();
+      const values = Float32Array.from(ids, () => (trial % 2 === 0 ? 0.125 + (next() - 0.5) * 1e-3 : (125_000 + Math.floor(next() * 20) + fraction) / 1e6));
+      const order = ids.map((_, i) => i).sort(() => next() - 0.5);
+      const asSent = roundDistribution(values, ids);
+      const reordered = roundDistribution(order.map((i) => values[i]!), order.map((i) => ids[i]!));
+      expect(order.map((i) => asSent[i])).toEqual(reordered);
+    }
+  });
+
   test('topTwo takes the first of equal maxima and 0 as runner-up of a single entry', () => {
     expect(topTwo([0.4, 0.4, 0.2])).toEqual({ top: 0, margin: 0 });
     expect(topTwo([0.2, 0.5, 0.3])).toEqual({ top: 1, margin: 0.5 - 0.3 });

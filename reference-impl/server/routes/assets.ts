@@ -1,9 +1,9 @@
 // POST /v1/assets, GET and DELETE /v1/assets/{asset_id} (seed 2.5, 3, 4.5 to 4.7).
 import type { FastifyInstance } from 'fastify';
-import { schemaValidator } from '../../../spec/index.ts';
+import { defaultAssetLifetimeMs, requestBodyLimitBytes, schemaValidator } from '../../../spec/index.ts';
 import { inspectUpload } from '../../assets/media.ts';
 import { assetFailure, type AssetLookupFailure, type AssetStore } from '../../assets/store.ts';
-import { failure, sendFailure } from '../errors.ts';
+import { failure, sendFailure, type ApiFailure } from '../errors.ts';
 
 export const UPLOAD_PATH = '/v1/assets';
 
@@ -13,10 +13,23 @@ const isAssetId = schemaValidator('AssetId');
  * Registered in its own encapsulated context: uploads take any Content-Type as raw bytes, and
  * inspectUpload, not the body parser, decides whether the type is acceptable.
  */
-export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; ttlOf(projectId: string): number | undefined }): Promise<void> {
-  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase, uploadTypeParameters, fileSizeLimits } = app.profile;
-  /** The largest file of any family: the upload body limit (open point upload-body-limit). */
-  const maxUploadBytes = Math.max(...Object.values(fileSizeLimits));
+/**
+ * The lifetime a caller asked for in the profile's TTL header (open point asset-ttl): whole
+ * seconds from 1 up to the default lifetime; it can only shorten the project's own.
+ */
+function requestedTtl(header: string | string[] | undefined, projectTtlMs: number): { ttlMs: number } | { failure: ApiFailure } {
+  if (header === undefined) return { ttlMs: projectTtlMs };
+  const maxSeconds = defaultAssetLifetimeMs / 1000;
+  const text = Array.isArray(header) ? '' : header.trim();
+  const seconds = /^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(seconds >= 1 && seconds <= maxSeconds)) return { failure: failure('INVALID_REQUEST', `The asset lifetime header must be whole seconds from 1 to ${maxSeconds}.`) };
+  return { ttlMs: Math.min(seconds * 1000, projectTtlMs) };
+}
+
+export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; ttlOf(projectId: string): number }): Promise<void> {
+  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase, uploadTypeParameters, fileSizeLimits, assetTtlHeader } = app.profile;
+  /** The upload body limit (open point upload-body-limit): the 256 KiB request limit, or the largest file of any family. */
+  const maxUploadBytes = app.profile.uploadsWithinBodyLimit ? requestBodyLimitBytes : Math.max(...Object.values(fileSizeLimits));
   /** The asset as the profile shows it (open point sha256-encoding). */
   const shown = <T extends { sha256: string }>(asset: T): T => (sha256LetterCase === 'upper' ? { ...asset, sha256: asset.sha256.toUpperCase() } : asset);
   /** A failed read or delete (open points asset-after-delete and asset-read-after-expiry). */
@@ -34,7 +47,9 @@ export async function registerAssets(app: FastifyInstance, deps: { assets: Asset
       }
       const verdict = await inspectUpload(bytes, request.headers['content-type'], (family) => fileSizeLimits[family]);
       if (!verdict.ok) return sendFailure(request, reply, failure(verdict.code, verdict.message));
-      const asset = await deps.assets.put(request.projectId, bytes, verdict.mimeType, deps.ttlOf(request.projectId));
+      const ttl = assetTtlHeader === null ? { ttlMs: deps.ttlOf(request.projectId) } : requestedTtl(request.headers[assetTtlHeader.toLowerCase()], deps.ttlOf(request.projectId));
+      if ('failure' in ttl) return sendFailure(request, reply, ttl.failure);
+      const asset = await deps.assets.put(request.projectId, bytes, verdict.mimeType, ttl.ttlMs);
       return reply.code(201).send(shown(asset));
     });
   });

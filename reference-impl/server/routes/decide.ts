@@ -5,6 +5,8 @@ import { familyOf } from '../../assets/families.ts';
 import { extractText } from '../../assets/media.ts';
 import { assetFailure, type AssetStore } from '../../assets/store.ts';
 import type { DecisionEngine } from '../../decision/index.ts';
+import { applyAbstentionChoices } from '../abstention.ts';
+import { shapeAnswers } from '../answer-shapes.ts';
 import { checkDecideRequest, partLabel } from '../decide-request.ts';
 import type { DecisionLog } from '../decision-log.ts';
 import type { ServerProfile } from '../profile.ts';
@@ -56,9 +58,22 @@ async function contextText(
   return { text: pieces.join('\n') };
 }
 
+/**
+ * A noul question without instructions (allowed only where the profile does not require them,
+ * open point noul-instructions-required) is scored on its id read as words: "wants_refund"
+ * asks "wants refund". The scorer itself always reads instructions.
+ */
+function withDefaultInstructions(questions: Schemas['DecideRequest']['questions']): Schemas['DecideRequest']['questions'] {
+  const entries = Object.entries(questions);
+  if (!entries.some(([, question]) => question.type === 'noul' && typeof question.instructions !== 'string')) return questions;
+  return Object.fromEntries(
+    entries.map(([id, question]) => [id, question.type === 'noul' && typeof question.instructions !== 'string' ? { ...question, instructions: id.replace(/[_-]+/g, ' ').trim() || id } : question]),
+  );
+}
+
 export function registerDecide(app: FastifyInstance, deps: DecideDependencies): void {
   app.post('/v1/decide', async (request, reply) => {
-    const invalid = checkDecideRequest(request.body);
+    const invalid = checkDecideRequest(request.body, app.profile);
     if (invalid) return sendFailure(request, reply, invalid);
     const body = request.body as Schemas['DecideRequest'];
 
@@ -67,7 +82,7 @@ export function registerDecide(app: FastifyInstance, deps: DecideDependencies): 
 
     let decision;
     try {
-      decision = await deps.engine.decide(context.text, body.questions);
+      decision = await deps.engine.decide(context.text, withDefaultInstructions(body.questions));
     } catch (error) {
       request.log.error({ err: { name: (error as Error).name, stack: (error as Error).stack } }, 'scoring failed');
       const code = Array.isArray(body.context) && body.context.some((part) => part.type !== 'text') ? 'MULTIMODAL_INFERENCE_FAILED' : 'INFERENCE_FAILED';
@@ -80,7 +95,9 @@ export function registerDecide(app: FastifyInstance, deps: DecideDependencies): 
       questionIds: Object.keys(body.questions),
       createdAt: deps.now().toISOString(),
     });
-    const response: Schemas['DecideResponse'] = { model: MODEL_ID, answers: decision.answers, usage: { input_tokens: decision.inputTokens } };
+    const textOnly = typeof body.context === 'string' || body.context.every((part) => part.type === 'text');
+    const answers = shapeAnswers(applyAbstentionChoices(decision.answers, body.questions, textOnly, app.profile), app.profile.answerShapes);
+    const response: Schemas['DecideResponse'] = { model: MODEL_ID, answers, usage: { input_tokens: decision.inputTokens } };
     return reply.code(app.profile.decideStatus).send(response);
   });
 }
