@@ -11,7 +11,7 @@ import { openDecisionLog } from './decision-log.ts';
 import { installErrorHandlers } from './error-handler.ts';
 import { createKeyRing, type ProjectKeys } from './keys.ts';
 import { createRateLimiter, unlimited, type RateLimitOptions } from './rate-limit.ts';
-import { serverProfile, type ChoiceOverrides, type ProfileName } from './profile.ts';
+import { serverProfile, type ChoiceOverrides, type ProfileName, type ServerProfile } from './profile.ts';
 import { installCallerRequestIdPolicy, requestIdFor } from './request-id.ts';
 import { registerAssets, UPLOAD_PATH } from './routes/assets.ts';
 import { registerDecide } from './routes/decide.ts';
@@ -53,9 +53,9 @@ export interface ReferenceServer {
  * One decision before the server listens: the first caller should not be the one that pays for
  * compiling the request validators (ajv compiles on first use) and for the first session run.
  */
-async function warmUp(engine: DecisionEngine): Promise<void> {
+async function warmUp(engine: DecisionEngine, profile: ServerProfile): Promise<void> {
   const questions = { warm_up: { type: 'choice' as const, options: { a: 'a first decision', b: '' } } };
-  if (checkDecideRequest({ context: 'A first decision.', questions })) throw new Error('The warm-up request does not pass the server\'s own validation');
+  if (checkDecideRequest({ context: 'A first decision.', questions }, profile)) throw new Error('The warm-up request does not pass the server\'s own validation');
   await engine.decide('A first decision.', questions);
 }
 
@@ -75,11 +75,11 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
   });
 
   const engine = await createDecisionEngine(options.abstainMargin !== undefined ? { abstainMargin: options.abstainMargin } : {});
-  await warmUp(engine);
   const assets = await openAssetStore({ dataDir: options.dataDir, ttlMs: options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS, now });
   const decisions = openDecisionLog(join(options.dataDir, 'decisions'), (file, line) => app.log.warn({ file, line }, 'skipped a corrupt record'));
   const clock = () => new Date(now());
   app.decorate('profile', serverProfile(options.profile ?? 'reference', options.choices));
+  await warmUp(engine, app.profile);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
