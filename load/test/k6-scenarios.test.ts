@@ -9,7 +9,7 @@ import { isOperation, startMutatingProxy } from '../../harness/testing/mutating-
 import { SCENARIO_DIR, runWithK6 } from '../k6.ts';
 import { SCENARIOS } from '../runner/definition.ts';
 import { warmUp } from '../run.ts';
-import { k6ForTests, loadRunErrors, settingsFor } from './support.ts';
+import { k6ForTests, loadRunErrors, NO_K6, settingsFor } from './support.ts';
 
 /** Short, bounded settings per scenario: seconds, loopback, a few hundred requests at most. */
 const SHORT: Record<(typeof SCENARIOS)[number], Record<string, string>> = {
@@ -21,48 +21,51 @@ const SHORT: Record<(typeof SCENARIOS)[number], Record<string, string>> = {
   'cold-start': { STEADY_COUNT: '5', IDLE_S: '1' },
 };
 
-let target: EmbeddedTarget;
-let k6: string;
+const k6 = k6ForTests();
+if (!k6) console.warn(NO_K6);
 
-beforeAll(async () => {
-  k6 = k6ForTests();
-  target = await startEmbeddedTarget();
-  await warmUp('mixed', settingsFor(target.baseUrl, target.keyA));
-});
-afterAll(async () => target?.stop());
+describe.skipIf(!k6)('scenarios under k6', () => {
+  let target: EmbeddedTarget;
 
-test.each(SCENARIOS.map((name) => [name]))('k6 inspect accepts load/scenarios/%s.js', async (name) => {
-  const { stdout } = await promisify(execFile)(k6ForTests(), ['inspect', join(SCENARIO_DIR, `${name}.js`)]);
-  expect(JSON.parse(stdout).scenarios[name]).toBeDefined();
-});
-
-describe.each(SCENARIOS.map((name) => [name]))('%s under k6', (name) => {
-  test('runs green against the reference server', { timeout: 60_000 }, async () => {
-    const run = await runWithK6(k6, name, settingsFor(target.baseUrl, target.keyA, SHORT[name]));
-    expect(loadRunErrors(run)).toEqual([]);
-    expect(run.generator.name).toBe('k6');
-    expect(run.requests).toBeGreaterThan(0);
-    expect(run.checks.filter((check) => check.fails > 0)).toEqual([]);
-    expect(run.thresholds.filter((threshold) => !threshold.ok)).toEqual([]);
-    expect(run.passed).toBe(true);
+  beforeAll(async () => {
+    target = await startEmbeddedTarget();
+    await warmUp('mixed', settingsFor(target.baseUrl, target.keyA));
   });
-});
+  afterAll(async () => target?.stop());
 
-test('a server that drops X-Request-ID and answers decide with 500 misses the thresholds under k6', { timeout: 60_000 }, async () => {
-  const proxy = await startMutatingProxy(target.baseUrl, {
-    response: (received, sent) => {
-      const { 'x-request-id': _dropped, ...headers } = received.headers;
-      return isOperation(sent, 'POST', '/v1/decide') && sent.headers['x-request-id']?.endsWith('0') ? { status: 500, headers, body: Buffer.from('{}') } : { ...received, headers };
-    },
+  test.each(SCENARIOS.map((name) => [name]))('k6 inspect accepts load/scenarios/%s.js', async (name) => {
+    const { stdout } = await promisify(execFile)(k6!, ['inspect', join(SCENARIO_DIR, `${name}.js`)]);
+    expect(JSON.parse(stdout).scenarios[name]).toBeDefined();
   });
-  try {
-    const run = await runWithK6(k6, 'decide-steady', settingsFor(proxy.baseUrl, target.keyA, SHORT['decide-steady']));
-    expect(run.passed).toBe(false);
-    expect(run.error_rate).toBeGreaterThan(0);
-    const failing = run.checks.filter((check) => check.fails > 0).map((check) => check.name);
-    expect(failing).toEqual(expect.arrayContaining(['decide has X-Request-ID', 'decide body has model']));
-    expect(failing.some((name) => name.startsWith('decide status'))).toBe(true);
-  } finally {
-    await proxy.close();
-  }
+
+  describe.each(SCENARIOS.map((name) => [name]))('%s under k6', (name) => {
+    test('runs green against the reference server', { timeout: 60_000 }, async () => {
+      const run = await runWithK6(k6!, name, settingsFor(target.baseUrl, target.keyA, SHORT[name]));
+      expect(loadRunErrors(run)).toEqual([]);
+      expect(run.generator.name).toBe('k6');
+      expect(run.requests).toBeGreaterThan(0);
+      expect(run.checks.filter((check) => check.fails > 0)).toEqual([]);
+      expect(run.thresholds.filter((threshold) => !threshold.ok)).toEqual([]);
+      expect(run.passed).toBe(true);
+    });
+  });
+
+  test('a server that drops X-Request-ID and answers decide with 500 misses the thresholds under k6', { timeout: 60_000 }, async () => {
+    const proxy = await startMutatingProxy(target.baseUrl, {
+      response: (received, sent) => {
+        const { 'x-request-id': _dropped, ...headers } = received.headers;
+        return isOperation(sent, 'POST', '/v1/decide') && sent.headers['x-request-id']?.endsWith('0') ? { status: 500, headers, body: Buffer.from('{}') } : { ...received, headers };
+      },
+    });
+    try {
+      const run = await runWithK6(k6!, 'decide-steady', settingsFor(proxy.baseUrl, target.keyA, SHORT['decide-steady']));
+      expect(run.passed).toBe(false);
+      expect(run.error_rate).toBeGreaterThan(0);
+      const failing = run.checks.filter((check) => check.fails > 0).map((check) => check.name);
+      expect(failing).toEqual(expect.arrayContaining(['decide has X-Request-ID', 'decide body has model']));
+      expect(failing.some((name) => name.startsWith('decide status'))).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
 });
