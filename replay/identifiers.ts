@@ -3,7 +3,9 @@
 // same place in the new response, and later requests are rewritten to use the new ids.
 import { isObject, type Json } from '../spec/index.ts';
 
-const SERVER_ID = /\b(?:asset_[A-Za-z0-9_-]{8,64}|req_[0-9a-fA-F]{6,}|fb_[0-9a-f]{6,})\b/g;
+// Bounded by characters ids cannot contain, not by \b: an asset id may end in "-" or "_", where
+// \b would cut it one character short.
+const SERVER_ID = /(?<![A-Za-z0-9_-])(?:asset_[A-Za-z0-9_-]{8,64}|req_[0-9a-fA-F]{6,}|fb_[0-9a-f]{6,})(?![A-Za-z0-9_-])/g;
 
 export class IdentifierMap {
   private readonly mapped = new Map<string, string>();
