@@ -194,20 +194,26 @@ export function createHttp(options: HttpOptions): Http {
   };
 }
 
+/** The headers and body a request goes out with: the key as a bearer, JSON serialised with its type. */
+export function wireRequest(sent: SentRequest): { headers: Record<string, string>; body: string | Uint8Array | undefined } {
+  const headers: Record<string, string> = { ...sent.headers };
+  if (sent.key) headers.authorization = `Bearer ${sent.key}`;
+  let body: string | Uint8Array | undefined;
+  if (sent.json !== undefined) {
+    body = JSON.stringify(sent.json);
+    headers['content-type'] = sent.contentType ?? 'application/json';
+  } else if (sent.raw !== undefined) {
+    body = sent.raw;
+    if (sent.contentType !== undefined) headers['content-type'] = sent.contentType;
+  }
+  return { headers, body };
+}
+
 function sendOnce(options: HttpOptions): Http {
   const cap = options.bodyCapBytes ?? DEFAULT_BODY_CAP_BYTES;
   return async (sent) => {
     const url = `${options.baseUrl}${sent.path}`;
-    const headers: Record<string, string> = { ...sent.headers };
-    if (sent.key) headers.authorization = `Bearer ${sent.key}`;
-    let body: string | Uint8Array | undefined;
-    if (sent.json !== undefined) {
-      body = JSON.stringify(sent.json);
-      headers['content-type'] = sent.contentType ?? 'application/json';
-    } else if (sent.raw !== undefined) {
-      body = sent.raw;
-      if (sent.contentType !== undefined) headers['content-type'] = sent.contentType;
-    }
+    const { headers, body } = wireRequest(sent);
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : `<${body.byteLength} bytes>`;
     const inline = typeof body === 'string' && Buffer.byteLength(body) <= CURL_BODY_LIMIT;
     const bodyFile = body !== undefined && !inline && options.bodies ? keepBody(options.bodies, body, options.secrets) : undefined;

@@ -3,7 +3,7 @@
 // shares across sequences (the expiry-wait budget, counts for the report, a transport failure).
 // A 429 never reaches the model: the HTTP layer sends such a request again after Retry-After.
 import { apiClient, type ApiClient } from '../../harness/context.ts';
-import { curlFor, type SentRequest, type TransportError } from '../../harness/http.ts';
+import { curlFor, KEY_VARIABLES, wireRequest, type SentRequest, type TransportError } from '../../harness/http.ts';
 import type { Project } from './model.ts';
 
 export type ProjectClients = { [P in Project]?: ApiClient };
@@ -62,19 +62,10 @@ export function clientOf(system: RealSystem, project: Project): ApiClient {
 }
 
 /** The environment variable that holds each project's key (see the command line's --help). */
-const KEY_VARIABLES: Record<Project, string> = { A: 'DECISION_API_KEY', B: 'DECISION_API_KEY_B', S: 'DECISION_EXPIRY_API_KEY' };
+const KEY_VARIABLE_OF: Record<Project, string> = { A: KEY_VARIABLES.a, B: KEY_VARIABLES.b, S: KEY_VARIABLES.expiry };
 
 /** A curl line that sends `call` again; the key is the project's environment variable, never in clear. */
 export function curlOf(baseUrl: string, call: SentCall): string {
-  const { request } = call;
-  const headers: Record<string, string> = { ...request.headers, authorization: 'Bearer KEY' };
-  let body: string | Uint8Array | undefined;
-  if (request.json !== undefined) {
-    body = JSON.stringify(request.json);
-    headers['content-type'] = request.contentType ?? 'application/json';
-  } else if (request.raw !== undefined) {
-    body = request.raw;
-    if (request.contentType !== undefined) headers['content-type'] = request.contentType;
-  }
-  return curlFor(request.method, `${baseUrl}${request.path}`, headers, body).replace('$DECISION_API_KEY', `$${KEY_VARIABLES[call.project]}`);
+  const { headers, body } = wireRequest({ ...call.request, key: 'KEY' });
+  return curlFor(call.request.method, `${baseUrl}${call.request.path}`, headers, body, { keyVariable: KEY_VARIABLE_OF[call.project] });
 }
