@@ -1,10 +1,10 @@
 // `npm run serve`: starts the reference server in the foreground.
 import { DEV_EXPIRY_TTL_SECONDS, DEV_PROJECTS, USAGE, configFrom } from './server/config.ts';
 import { createReferenceServer } from './server/app.ts';
-import { turnBuffer } from './server/turn-buffer.ts';
+import { writeBuffer } from './server/write-buffer.ts';
 
-const accessLog = turnBuffer((text) => process.stdout.write(text));
-// Whatever way the process ends, the last turn's lines are written first.
+const accessLog = writeBuffer((text) => process.stdout.write(text));
+// Whatever way the process ends, the lines still waiting are written first.
 process.on('exit', () => accessLog.flush());
 
 let config;
@@ -27,8 +27,8 @@ const { app } = await createReferenceServer({
   profile: config.profile,
   choices: config.choices,
   ...(config.abstainMargin !== undefined ? { abstainMargin: config.abstainMargin } : {}),
-  // Access logs leave the request's critical path: the lines of one event-loop turn go to stdout
-  // in one write, after the turn's responses (pino's default is one synchronous write per line).
+  // Access logs leave the request's critical path: the lines of a few milliseconds go to stdout
+  // in one write (write-buffer.ts; pino's default is one synchronous write per line).
   logger: { level: config.logLevel, redact: ['req.headers.authorization'], stream: { write: (line: string) => accessLog.add(line) } },
 });
 const address = await app.listen({ port: config.port, host: config.host });

@@ -126,40 +126,80 @@ class FeatureAccumulator {
 
 let sharedAccumulator: FeatureAccumulator | undefined;
 
+/** What a word contributes wherever it occurs; index 0 as written, 1 negated. */
+interface WordHashes {
+  readonly unigram: readonly [number, number];
+  /** The FNV state after the word under the bigram seed: a bigram's hash continues from it. */
+  readonly bigramPrefix: readonly [number, number];
+  readonly charGrams: Int32Array;
+}
+
+// Word hashes are cached, as subword tokenisers cache words: texts draw on a vocabulary where a
+// few thousand words make up most of what is written, so most words of a context are hashed
+// once per process instead of once per request. Bounded: emptied when full.
+const WORD_CACHE_LIMIT = 50_000;
+const wordCache = new Map<string, WordHashes>();
+
+function wordHashes(word: string): WordHashes {
+  let hashes = wordCache.get(word);
+  if (hashes) return hashes;
+  if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+  hashes = {
+    unigram: [finalise(fnvString(fnvStart(KIND_SEED[KIND_WORD]), word)), finalise(fnvString(fnvStart(KIND_SEED[KIND_WORD] ^ NEGATED_SEED), word))],
+    bigramPrefix: [fnvString(fnvStart(KIND_SEED[KIND_BIGRAM]), word), fnvString(fnvStart(KIND_SEED[KIND_BIGRAM] ^ NEGATED_SEED), word)],
+    charGrams: charGramHashes(word),
+  };
+  wordCache.set(word, hashes);
+  return hashes;
+}
+
 function addClauses(accumulator: FeatureAccumulator, clauses: Clauses, polarity: Polarity): void {
   const flip = polarity === 'flipped';
   // Stopwords are skipped (bigrams join the words around them) unless they are all there is.
   const keepStopwords = clauses.every((clause) => clause.every((word) => word.stopword));
   for (const clause of clauses) {
-    let previous: string | undefined;
+    let previous: WordHashes | undefined;
     for (const word of clause) {
       if (word.stopword && !keepStopwords) continue;
-      const negated = word.negated !== flip;
-      const polaritySeed = negated ? NEGATED_SEED : 0;
-      accumulator.add(KIND_WORD, finalise(fnvString(fnvStart(KIND_SEED[KIND_WORD] ^ polaritySeed), word.text)));
+      const negated = word.negated !== flip ? 1 : 0;
+      const hashes = wordHashes(word.text);
+      accumulator.add(KIND_WORD, hashes.unigram[negated]);
       if (previous !== undefined) {
-        let h = fnvString(fnvStart(KIND_SEED[KIND_BIGRAM] ^ polaritySeed), previous);
-        h = fnvString(fnvUnit(h, BIGRAM_JOINER), word.text);
-        accumulator.add(KIND_BIGRAM, finalise(h));
+        // The predecessor's state under this word's polarity, the joiner, then this word.
+        accumulator.add(KIND_BIGRAM, finalise(fnvString(fnvUnit(previous.bigramPrefix[negated], BIGRAM_JOINER), word.text)));
       }
-      addCharGrams(accumulator, word.text);
-      previous = word.text;
+      for (const gram of hashes.charGrams) accumulator.add(KIND_CHAR_GRAM, gram);
+      previous = hashes;
     }
   }
 }
 
-/** Character 3- to 5-grams of the word between boundary marks, over code points. */
-function addCharGrams(accumulator: FeatureAccumulator, word: string): void {
-  const units: number[] = [WORD_START];
-  for (const char of word) units.push(char.codePointAt(0)!);
-  units.push(WORD_END);
-  for (let start = 0; start + MIN_GRAM <= units.length; start += 1) {
+/** The code points of the word being split into character grams, between boundary marks (reused). */
+let gramUnits = new Int32Array(64);
+
+/** Hashes of the character 3- to 5-grams of the word between boundary marks, over code points. */
+function charGramHashes(word: string): Int32Array {
+  // At most one code point per UTF-16 unit, plus the two marks.
+  if (gramUnits.length < word.length + 2) gramUnits = new Int32Array(word.length * 2 + 2);
+  const units = gramUnits;
+  let count = 0;
+  units[count++] = WORD_START;
+  for (let i = 0; i < word.length; i += 1) {
+    const code = word.codePointAt(i)!;
+    units[count++] = code;
+    if (code > 0xffff) i += 1;
+  }
+  units[count++] = WORD_END;
+  const hashes: number[] = [];
+  for (let start = 0; start + MIN_GRAM <= count; start += 1) {
     let h = fnvStart(KIND_SEED[KIND_CHAR_GRAM]);
-    for (let end = start; end < start + MAX_GRAM && end < units.length; end += 1) {
-      h = fnvUnit(h, units[end]!);
-      if (end - start + 1 >= MIN_GRAM) accumulator.add(KIND_CHAR_GRAM, finalise(h));
+    const end = Math.min(start + MAX_GRAM, count);
+    for (let at = start; at < end; at += 1) {
+      h = fnvUnit(h, units[at]!);
+      if (at - start + 1 >= MIN_GRAM) hashes.push(finalise(h));
     }
   }
+  return Int32Array.from(hashes);
 }
 
 /** The sparse feature vector of a text; empty when the text has no word. */

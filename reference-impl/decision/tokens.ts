@@ -16,11 +16,16 @@ export type Clauses = Word[][];
 const COMBINING_DIACRITICS = /[\u0300-\u036f]/g;
 const TYPOGRAPHIC_APOSTROPHES = /[\u2018\u2019\u02bc\uff07]/g;
 
+// Text with no character above U+007F: every step of normaliseText but lowercasing is then the
+// identity (no compatibility forms, no diacritics, no typographic apostrophes).
+const NON_ASCII = /[^\u0000-\u007f]/;
+
 /**
  * Lowercases, folds compatibility forms (NFKC: full-width letters, ligatures), strips Latin
  * diacritics and unifies apostrophes, so that "Don’t", "DON'T" and "don't" are one word.
  */
 export function normaliseText(text: string): string {
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
   return text
     .toLowerCase()
     .normalize('NFKD')
@@ -85,19 +90,14 @@ export function tokenise(text: string): Clauses {
   const clauses: Clauses = [];
   let clause: Word[] = [];
   let scopeLeft = 0;
-  const endClause = (): void => {
-    if (clause.length > 0) clauses.push(clause);
-    clause = [];
-    scopeLeft = 0;
-  };
-  for (const match of normaliseText(text).matchAll(TOKEN)) {
-    const groups = match.groups ?? {};
-    if (groups.clauseEnd !== undefined) {
-      endClause();
-      continue;
+  const onToken = (word: string | undefined): void => {
+    if (word === undefined) {
+      // Clause punctuation.
+      if (clause.length > 0) clauses.push(clause);
+      clause = [];
+      scopeLeft = 0;
+      return;
     }
-    const word = groups.word ?? groups.symbol;
-    if (word === undefined) continue;
     const stopword = isStopword(word);
     if (isNegationCue(word)) {
       clause.push({ text: word, negated: false, stopword });
@@ -109,7 +109,70 @@ export function tokenise(text: string): Clauses {
       clause.push({ text: word, negated: scopeLeft > 0, stopword });
       if (scopeLeft > 0 && !stopword) scopeLeft -= 1;
     }
-  }
-  endClause();
+  };
+  const normalised = normaliseText(text);
+  if (NON_ASCII.test(normalised)) patternTokens(normalised, onToken);
+  else asciiTokens(normalised, onToken);
+  onToken(undefined);
   return clauses;
+}
+
+/** Receives each word or symbol token in order, and undefined for clause punctuation. */
+export type TokenSink = (word: string | undefined) => void;
+
+/** The tokens of a normalised text, by the TOKEN pattern: any script. */
+export function patternTokens(normalised: string, onToken: TokenSink): void {
+  for (const match of normalised.matchAll(TOKEN)) {
+    const groups = match.groups ?? {};
+    if (groups.clauseEnd !== undefined) onToken(undefined);
+    else {
+      const word = groups.word ?? groups.symbol;
+      if (word !== undefined) onToken(word);
+    }
+  }
+}
+
+// What each ASCII character is to the TOKEN pattern, read off the pattern itself at load time so
+// the two tokenisers cannot disagree on a class.
+const ASCII_OTHER = 0;
+const ASCII_WORD = 1;
+const ASCII_SYMBOL = 2;
+const ASCII_CLAUSE_END = 3;
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, code) => {
+  const char = String.fromCharCode(code);
+  const groups = new RegExp(`^(?:${TOKEN.source})$`, 'u').exec(char)?.groups;
+  if (!groups) return ASCII_OTHER;
+  if (groups.word !== undefined) return ASCII_WORD;
+  if (groups.symbol !== undefined) return ASCII_SYMBOL;
+  return ASCII_CLAUSE_END;
+});
+const APOSTROPHE = 0x27;
+
+/**
+ * The same tokens as patternTokens for a text of ASCII characters only (most traffic), by a
+ * scan over character codes: the pattern's Unicode property classes were most of a decision's
+ * feature work. A word is a run of word characters with inner apostrophes; in ASCII a symbol is
+ * always one character (the pictographic sequences need characters above U+007F).
+ */
+export function asciiTokens(normalised: string, onToken: TokenSink): void {
+  const length = normalised.length;
+  let index = 0;
+  while (index < length) {
+    const kind = ASCII_CLASS[normalised.charCodeAt(index)]!;
+    if (kind === ASCII_WORD) {
+      const start = index;
+      index += 1;
+      for (;;) {
+        while (index < length && ASCII_CLASS[normalised.charCodeAt(index)] === ASCII_WORD) index += 1;
+        // An apostrophe belongs to the word only with a word character after it.
+        if (index + 1 < length && normalised.charCodeAt(index) === APOSTROPHE && ASCII_CLASS[normalised.charCodeAt(index + 1)] === ASCII_WORD) index += 2;
+        else break;
+      }
+      onToken(normalised.slice(start, index));
+      continue;
+    }
+    if (kind === ASCII_SYMBOL) onToken(normalised[index]);
+    else if (kind === ASCII_CLAUSE_END) onToken(undefined);
+    index += 1;
+  }
 }

@@ -2,7 +2,7 @@
 // so that feedback can be linked to a decision of the same project, across restarts.
 import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { turnBuffer } from './turn-buffer.ts';
+import { writeBuffer } from './write-buffer.ts';
 
 export interface DecisionRecord {
   projectId: string;
@@ -59,8 +59,8 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
     for (const questionId of Object.keys(record.answers)) answered.add(keyOf(keyOf(record.projectId, record.requestId), questionId));
   }
 
-  // Records wait in memory for the end of the event-loop turn, then go to the file in one
-  // asynchronous write per turn: file I/O stays off the decision's critical path.
+  // Records wait in memory for a few milliseconds (write-buffer.ts), then go to the file in one
+  // asynchronous write: file I/O stays off the decision's critical path.
   const decisionsOut = appender(decisionsPath);
   const feedbackOut = appender(feedbackPath);
 
@@ -83,12 +83,12 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
 }
 
 /**
- * Appends lines to a file, batched per event-loop turn. After close (requests still in flight
+ * Appends lines to a file, in batches (write-buffer.ts). After close (requests still in flight
  * while the server shuts down), lines are appended synchronously: a record is never lost.
  */
 function appender(path: string): { write(line: string): void; close(): Promise<void> } {
   const stream: WriteStream = createWriteStream(path, { flags: 'a' });
-  const pending = turnBuffer((text) => stream.write(text));
+  const pending = writeBuffer((text) => stream.write(text));
   let closed = false;
   return {
     write(line) {

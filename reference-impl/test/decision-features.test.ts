@@ -1,8 +1,9 @@
 // Text to features: normalisation, negation scope, stopwords and the hashed sparse vectors the
 // model is fed.
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { BUCKET_COUNT, contextVector, featureVector, type SparseVector } from '../decision/features.ts';
-import { normaliseText, tokenise } from '../decision/tokens.ts';
+import { asciiTokens, normaliseText, patternTokens, tokenise } from '../decision/tokens.ts';
 
 function overlap(a: SparseVector, b: SparseVector): number {
   const ids = new Set(a.ids);
@@ -89,5 +90,41 @@ describe('feature vectors', () => {
       expect(contextVector(text).ids.length, JSON.stringify(text)).toBeGreaterThanOrEqual(1);
     }
     expect(featureVector('...').ids.length).toBe(0);
+  });
+});
+
+describe('the ASCII tokeniser is the pattern tokeniser, faster', () => {
+  const tokensBy = (tokeniser: typeof asciiTokens, text: string): Array<string | null> => {
+    const tokens: Array<string | null> = [];
+    tokeniser(text, (word) => tokens.push(word ?? null));
+    return tokens;
+  };
+  // Every ASCII character, with the ones the tokens turn on (apostrophes, word characters,
+  // clause punctuation, symbols) made frequent.
+  const asciiText = fc.string({
+    unit: fc.oneof(fc.constantFrom("'", "'", 'a', 'b', 'z', '0', '9', ' ', '.', ',', '!', '?', '$', '+', '#', '-', '_', '\n'), fc.integer({ min: 0, max: 127 }).map((code) => String.fromCharCode(code))),
+    maxLength: 60,
+  });
+
+  test('same tokens, in the same order, for any ASCII text', () => {
+    fc.assert(
+      fc.property(asciiText, (text) => {
+        const normalised = normaliseText(text);
+        expect(tokensBy(asciiTokens, normalised)).toEqual(tokensBy(patternTokens, normalised));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('normalising ASCII text is lowercasing it, and only ASCII text skips the Unicode steps', () => {
+    fc.assert(fc.property(asciiText, (text) => normaliseText(text) === text.toLowerCase()));
+    expect(normaliseText("I DON'T know")).toBe("i don't know");
+    expect(normaliseText('DON’T')).toBe("don't");
+  });
+
+  test("apostrophes join words only between word characters; symbols stand alone", () => {
+    expect(tokensBy(asciiTokens, "don't 'quoted' it's' x''y a$b c+d e.f")).toEqual([
+      "don't", 'quoted', "it's", 'x', 'y', 'a', '$', 'b', 'c', '+', 'd', 'e', null, 'f',
+    ]);
   });
 });
