@@ -2,6 +2,7 @@
 // shows up as latency (a closed loop would slow down with the server and hide it).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { send } from '../runner/send.ts';
 
 export interface OpenLoopResult {
   sent: number;
@@ -27,11 +28,9 @@ export async function openLoop(options: { url: string; path: string; headers: Re
     for (; sent < due; sent++) {
       const dispatched = performance.now();
       inFlight.push(
-        pool
-          .request({ method: 'POST', path: options.path, headers: options.headers, body: options.body })
-          .then(async (response) => {
-            await response.body.dump();
-            if (response.statusCode >= 400) errors++;
+        send(pool, { method: 'POST', path: options.path, headers: options.headers, body: options.body })
+          .then((reply) => {
+            if (reply.status >= 400) errors++;
             latencies.push(performance.now() - dispatched);
           })
           .catch(() => {

@@ -10,6 +10,7 @@ import { seedFigures } from '../definitions/seed-figures.js';
 import type { LoadRequest, LoadResponse, ScenarioDefinition } from './definition.ts';
 import { nodeLoadResult } from './result.ts';
 import { SampleLog } from './samples.ts';
+import { send } from './send.ts';
 import { arrivalTimes } from './schedule.ts';
 
 export async function runWithNode(definition: ScenarioDefinition, settings: Record<string, string | undefined>): Promise<LoadRun> {
@@ -29,17 +30,12 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
       const dispatched = performance.now();
       let response: LoadResponse;
       try {
-        const reply = await pool.request({
-          method: request.method as 'GET',
+        response = await send(pool, {
+          method: request.method,
           path: request.path,
-          headers: request.headers ?? {},
-          ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
+          ...(request.headers ? { headers: request.headers } : {}),
+          ...(request.body !== undefined ? { body: request.body } : {}),
         });
-        const body = await reply.body.text();
-        // undici gives header names in lower case already; a repeated header is an array, joined as k6 does.
-        const headers = reply.headers as Record<string, string | string[]>;
-        for (const name in headers) if (Array.isArray(headers[name])) headers[name] = (headers[name] as string[]).join(', ');
-        response = { status: reply.statusCode, headers: headers as Record<string, string>, body };
       } catch {
         response = { status: 0, headers: {}, body: '' };
       }

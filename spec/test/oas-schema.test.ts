@@ -3,6 +3,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, test } from 'vitest';
 import { contractDocument, openapiDocument } from '../index.ts';
+import { schemaBundles } from '../validators.ts';
 
 type Spec = Record<string, any>;
 
@@ -41,5 +42,17 @@ describe('spec/openapi.yaml against the official OpenAPI 3.1 schema', () => {
     breakSpec(spec);
     const result = await validate(spec);
     expect(result.valid).toBe(false);
+  });
+});
+
+describe('the schema bundles the validators compile', () => {
+  // The validators skip meta-schema validation at run time (spec/validators.ts): it is done here.
+  test('are valid JSON Schema 2020-12, and a broken keyword value is caught', async () => {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const ajv = new Ajv2020({ strict: false });
+    for (const bundle of schemaBundles()) expect(ajv.validateSchema(bundle), JSON.stringify(ajv.errors)).toBe(true);
+    const broken = structuredClone(schemaBundles()[0]!) as Spec;
+    broken.$defs.DecideRequest.type = 'objekt';
+    expect(ajv.validateSchema(broken)).toBe(false);
   });
 });
