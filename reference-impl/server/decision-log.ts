@@ -20,9 +20,14 @@ export interface FeedbackRecord {
   createdAt: string;
 }
 
+/** What feedback needs to know of a decision. */
+export interface DecisionSummary {
+  questionIds: string[];
+}
+
 export interface DecisionLog {
   recordDecision(record: DecisionRecord): void;
-  findDecision(projectId: string, requestId: string): DecisionRecord | undefined;
+  findDecision(projectId: string, requestId: string): DecisionSummary | undefined;
   hasFeedback(projectId: string, requestId: string, questionId: string): boolean;
   recordFeedback(record: FeedbackRecord): void;
   close(): Promise<void>;
@@ -50,9 +55,12 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
   const decisionsPath = join(dataDir, 'decisions.jsonl');
   const feedbackPath = join(dataDir, 'feedback.jsonl');
 
-  const decisions = new Map<string, DecisionRecord>();
+  // Every decision ever made stays findable, so the index holds two strings per decision (its
+  // key, its question ids as JSON) rather than the record's objects: a long-running server's
+  // heap, and the garbage collector's work on it, grow as little as they can.
+  const decisions = new Map<string, string>();
   for (const record of readLines<DecisionRecord>(decisionsPath, (line) => onCorrupt(decisionsPath, line))) {
-    decisions.set(keyOf(record.projectId, record.requestId), record);
+    decisions.set(keyOf(record.projectId, record.requestId), JSON.stringify(record.questionIds));
   }
   const answered = new Set<string>();
   for (const record of readLines<FeedbackRecord>(feedbackPath, (line) => onCorrupt(feedbackPath, line))) {
@@ -67,10 +75,13 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
   return {
     recordDecision(record) {
       // A caller may reuse its own request id; feedback then links to the latest decision.
-      decisions.set(keyOf(record.projectId, record.requestId), record);
+      decisions.set(keyOf(record.projectId, record.requestId), JSON.stringify(record.questionIds));
       decisionsOut.write(`${JSON.stringify(record)}\n`);
     },
-    findDecision: (projectId, requestId) => decisions.get(keyOf(projectId, requestId)),
+    findDecision(projectId, requestId) {
+      const questionIds = decisions.get(keyOf(projectId, requestId));
+      return questionIds === undefined ? undefined : { questionIds: JSON.parse(questionIds) as string[] };
+    },
     hasFeedback: (projectId, requestId, questionId) => answered.has(keyOf(keyOf(projectId, requestId), questionId)),
     recordFeedback(record) {
       for (const questionId of Object.keys(record.answers)) answered.add(keyOf(keyOf(record.projectId, record.requestId), questionId));
