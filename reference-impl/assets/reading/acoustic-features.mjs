@@ -1,3 +1,4 @@
+// @ts-check
 // Acoustic features of decoded audio (seed 2.2: audio is read by "speech transcription plus
 // acoustic features"; this server has the features only, see audio.ts).
 //
@@ -44,7 +45,7 @@ export function acousticFeatures(pcm) {
     let frameSquares = 0;
     for (const channel of channelData) {
       for (let i = start; i < end; i += 1) {
-        const sample = channel[i];
+        const sample = channel[i] ?? 0;
         frameSquares += sample * sample;
         const magnitude = Math.abs(sample);
         if (magnitude > peak) peak = magnitude;

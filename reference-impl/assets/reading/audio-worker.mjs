@@ -1,3 +1,4 @@
+// @ts-check
 // The audio worker thread: decodes files to PCM and measures them, off the thread that answers
 // requests, so a text-only decision never waits behind a decode. One message in, one out:
 //   in:  { id, bytes: Uint8Array, mimeType }

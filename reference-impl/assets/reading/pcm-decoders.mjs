@@ -1,3 +1,4 @@
+// @ts-check
 // Audio files to PCM (Float32 per channel, in [-1, 1]) for the audio worker thread.
 //
 // WAV is read here by hand (integer PCM of 8 to 32 bits, IEEE float of 32 or 64 bits, plain or
@@ -76,10 +77,9 @@ function wavSamples(view, start, length, format) {
   const frames = Math.floor(length / format.blockAlign);
   const channelData = Array.from({ length: channels }, () => new Float32Array(frames));
   const read = sampleReader(view, format.format, bitsPerSample);
-  for (let frame = 0; frame < frames; frame += 1) {
-    const frameStart = start + frame * format.blockAlign;
-    for (let channel = 0; channel < channels; channel += 1) channelData[channel][frame] = read(frameStart + channel * bytesPerSample);
-  }
+  channelData.forEach((samples, channel) => {
+    for (let frame = 0, at = start + channel * bytesPerSample; frame < frames; frame += 1, at += format.blockAlign) samples[frame] = read(at);
+  });
   return { channelData, samplesDecoded: frames, sampleRate };
 }
 
@@ -107,14 +107,16 @@ function sampleReader(view, format, bits) {
  * @param {Uint8Array} bytes
  */
 export function mpegChannels(bytes) {
+  /** @param {number} index */
+  const byteAt = (index) => bytes[index] ?? 0;
   let offset = 0;
-  if (bytes.length >= 10 && String.fromCharCode(bytes[0], bytes[1], bytes[2]) === 'ID3') {
+  if (bytes.length >= 10 && fourCc(bytes, 0).slice(0, 3) === 'ID3') {
     // Syncsafe size: 7 bits per byte; a footer adds 10 bytes.
-    const size = ((bytes[6] & 0x7f) << 21) | ((bytes[7] & 0x7f) << 14) | ((bytes[8] & 0x7f) << 7) | (bytes[9] & 0x7f);
-    offset = 10 + size + (bytes[5] & 0x10 ? 10 : 0);
+    const size = ((byteAt(6) & 0x7f) << 21) | ((byteAt(7) & 0x7f) << 14) | ((byteAt(8) & 0x7f) << 7) | (byteAt(9) & 0x7f);
+    offset = 10 + size + (byteAt(5) & 0x10 ? 10 : 0);
   }
   for (; offset + 4 <= bytes.length; offset += 1) {
-    if (bytes[offset] === 0xff && (bytes[offset + 1] & 0xe0) === 0xe0) return bytes[offset + 3] >> 6 === 3 ? 1 : 2;
+    if (byteAt(offset) === 0xff && (byteAt(offset + 1) & 0xe0) === 0xe0) return byteAt(offset + 3) >> 6 === 3 ? 1 : 2;
   }
   return 2;
 }
@@ -122,7 +124,7 @@ export function mpegChannels(bytes) {
 /** The codec of an Ogg stream, from the first packet of its first page. @param {Uint8Array} bytes */
 export function oggCodec(bytes) {
   if (bytes.length < 28 || fourCc(bytes, 0) !== 'OggS') return undefined;
-  const packet = 27 + bytes[26];
+  const packet = 27 + (bytes[26] ?? 0);
   const head = String.fromCharCode(...bytes.subarray(packet, packet + 8));
   if (head === 'OpusHead') return 'opus';
   if (head.slice(1, 7) === 'vorbis' && bytes[packet] === 0x01) return 'vorbis';
