@@ -91,12 +91,13 @@ export function createAudioReader(options: AudioReaderOptions = {}): AudioReader
   const startedWorker = (): Worker => {
     if (worker) return worker;
     const started = new Worker(WORKER_URL);
-    // An idle worker must not keep a stopping server alive.
+    // An idle worker must not keep a stopping server alive; a busy one keeps the process up until it answers.
     started.unref();
     started.on('message', (reply: WorkerReply) => {
       const entry = pending.get(reply.id);
       if (!entry) return;
       pending.delete(reply.id);
+      if (pending.size === 0) started.unref();
       clearTimeout(entry.timer);
       stats.decodes += 1;
       entry.resolve({ reading: 'features' in reply ? { features: reply.features } : decodeFailed(reply.failure), final: true });
@@ -122,7 +123,9 @@ export function createAudioReader(options: AudioReaderOptions = {}): AudioReader
       }, timeoutMs);
       timer.unref();
       pending.set(id, { resolve, timer });
-      startedWorker().postMessage({ id, bytes: copy, mimeType }, [copy.buffer]);
+      const running = startedWorker();
+      running.ref();
+      running.postMessage({ id, bytes: copy, mimeType }, [copy.buffer]);
     });
 
   return {
