@@ -21,6 +21,7 @@ import {
 import { area, type Check, type CheckRequirements } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { describeReply, expectError, expectStatus, expectSuccess, expectValidBody } from '../harness/expect.ts';
+import { decideBody, mediaPart } from '../harness/requests.ts';
 import type { Reply } from '../harness/http.ts';
 import {
   acceptedMimeTypes,
@@ -460,6 +461,25 @@ export const assetChecks: Check[] = area('assets', [
     },
   },
   ...ownReferenceChecks,
+  {
+    id: 'ASSET-AUDIO-ONLY-CONTEXT',
+    level: 'OBSERVE',
+    seedSections: ['2.2', '2.4'],
+    title: 'What a choice question about a context of one audio clip and nothing else answers: choice, abstain and abstention_status',
+    requires: ASSETS_IN_DECISIONS,
+    openPoint: 'audio-without-transcript',
+    async run(t) {
+      const { asset } = await uploadSample(t.a, 'audio/wav');
+      const reply = await t.a.decide(decideBody([mediaPart('audio', asset.id, 'voicemail')]));
+      const answers: Array<Record<string, unknown>> = Object.values(reply.json?.answers ?? {});
+      const abstains = referenceChoice<boolean>('audio-without-transcript', 'only_audio_abstains');
+      const status = referenceChoice<string>('audio-without-transcript', 'abstention_status');
+      t.observe({
+        summary: `${statusWithCode(reply)}${answers.map((answer) => `; choice ${JSON.stringify(answer.choice)}, abstain ${JSON.stringify(answer.abstain)}, abstention_status ${JSON.stringify(answer.abstention_status)}`).join('')}`,
+        matchesReference: isSuccess(reply) && answers.length > 0 && answers.every((answer) => answer.abstain === abstains && answer.abstention_status === status),
+      });
+    },
+  },
   {
     id: 'ASSET-READ-DELETE-STATUS',
     level: 'OBSERVE',

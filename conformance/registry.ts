@@ -7,12 +7,13 @@ import { decideAnswerChecks } from './decide-answers.ts';
 import { limitChecks } from './limits.ts';
 import { assetChecks } from './assets.ts';
 import { isolationChecks } from './isolation.ts';
+import { mediaPrivacyChecks } from './media-privacy.ts';
 import { errorChecks } from './errors.ts';
 import { modelChecks } from './models.ts';
 import { feedbackChecks } from './feedback.ts';
 import { serviceChecks } from './service.ts';
 
-export const checks: readonly Check[] = [...authChecks, ...requestIdChecks, ...decideValidationChecks, ...decideAnswerChecks, ...limitChecks, ...assetChecks, ...isolationChecks, ...errorChecks, ...modelChecks, ...feedbackChecks, ...serviceChecks];
+export const checks: readonly Check[] = [...authChecks, ...requestIdChecks, ...decideValidationChecks, ...decideAnswerChecks, ...limitChecks, ...assetChecks, ...mediaPrivacyChecks, ...isolationChecks, ...errorChecks, ...modelChecks, ...feedbackChecks, ...serviceChecks];
 
 const byId = new Map<string, Check>();
 for (const check of checks) {

@@ -10,10 +10,10 @@ import { oggOpusSeconds } from './ogg.ts';
 import { pdfWithPages } from './pdf.ts';
 import { pngImage } from './png.ts';
 import { htmlSample, markdownSample, plainTextOfSize, plainTextSample, textBytes } from './text.ts';
-import { wavSeconds } from './wav.ts';
+import { wavClip, wavSeconds } from './wav.ts';
 import { webpImage } from './webp.ts';
 
-export { docxWithPages, flacSeconds, jpegImage, mp3Seconds, oggOpusSeconds, pdfWithPages, pngImage, wavSeconds, webpImage };
+export { docxWithPages, flacSeconds, jpegImage, mp3Seconds, oggOpusSeconds, pdfWithPages, pngImage, wavClip, wavSeconds, webpImage };
 export { acceptedMimeTypes, familyOfType, sizeLimitReadings, maxAudioSeconds, maxDocumentPages } from './limits.ts';
 export type { SampleFamily, SampleMimeType, SizeLimitReadings } from './limits.ts';
 export { htmlSample, markdownSample, plainTextSample } from './text.ts';

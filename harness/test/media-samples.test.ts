@@ -24,6 +24,7 @@ import {
   sampleFor,
   sizeLimitReadings,
   truncatedSample,
+  wavClip,
   wavSeconds,
   type SampleMimeType,
 } from '../samples/media.ts';
@@ -186,6 +187,19 @@ describe('audio', () => {
   it('the Ogg stream is Opus', async () => {
     const metadata = await parseBuffer(oggOpusSeconds(1), { mimeType: 'audio/ogg' }, { duration: true });
     expect(metadata.format).toMatchObject({ container: 'Ogg', codec: 'Opus', sampleRate: 48000, numberOfChannels: 1 });
+  });
+
+  it('a clip of tones and silences is a WAV of its segments, rate and channels, with its comment as metadata', async () => {
+    const bytes = wavClip([{ seconds: 1.5, amplitude: 0.5 }, { seconds: 0.5, amplitude: 0 }], { sampleRate: 22050, channels: 2, comment: 'note 42' });
+    expect(await sniffed(bytes)).toBe('audio/wav');
+    const metadata = await parseBuffer(bytes, { mimeType: 'audio/wav' }, { duration: true });
+    expect(metadata.format).toMatchObject({ sampleRate: 22050, numberOfChannels: 2, bitsPerSample: 16, duration: 2 });
+    expect(metadata.common.comment?.map((comment) => (typeof comment === 'string' ? comment : comment.text))).toEqual(['note 42']);
+    // The tone's first peak: a quarter period of 440 Hz in, at half of full scale.
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const dataStart = bytes.length - 2 * 2 * 22050 * 2;
+    const peakFrame = Math.round(22050 / 440 / 4);
+    expect(Math.abs(view.getInt16(dataStart + peakFrame * 4, true) - 16384)).toBeLessThan(200);
   });
 
   it('states the spec duration limit', () => {

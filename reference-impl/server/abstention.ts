@@ -27,3 +27,25 @@ export function applyAbstentionChoices(
   }
   return answers;
 }
+
+/**
+ * Open point audio-without-transcript: a context whose only content is audio, read without a
+ * transcript (acoustic features only), gives no ground for a choice or a verdict. Every choice
+ * and noul answer abstains: choice or verdict null, probabilities kept (seed 3 rule 4), status
+ * `advisory` as for any media input (seed 2.4). multi and score answers have no abstention in
+ * their shapes (open point answer-shapes) and are left as scored.
+ */
+export function abstainWithoutReadableContent(answers: Answers): Answers {
+  for (const answer of Object.values(answers)) {
+    if (answer.type === 'choice') {
+      const choice = answer as Schemas['ChoiceAnswer'];
+      choice.abstain = true;
+      choice.choice = null;
+    } else if (answer.type === 'noul') {
+      const noul = answer as Schemas['NoulAnswer'];
+      noul.abstain = true;
+      noul.verdict = null;
+    }
+  }
+  return answers;
+}

@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { join } from 'node:path';
 import { requestBodyLimitBytes } from '../../spec/index.ts';
+import { createAudioReader } from '../assets/reading/audio.ts';
 import { openAssetStore } from '../assets/store.ts';
 import { createDecisionEngine, type DecisionEngine } from '../decision/index.ts';
 import { installAuth } from './auth.ts';
@@ -75,6 +76,8 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
   });
 
   const engine = await createDecisionEngine(options.abstainMargin !== undefined ? { abstainMargin: options.abstainMargin } : {});
+  // The audio worker starts with the first audio file, not here: a server start pays nothing for it.
+  const audio = createAudioReader();
   const assets = await openAssetStore({ dataDir: options.dataDir, ttlMs: options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS, now });
   const decisions = openDecisionLog(join(options.dataDir, 'decisions'), (file, line) => app.log.warn({ file, line }, 'skipped a corrupt record'));
   const clock = () => new Date(now());
@@ -93,12 +96,12 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
     v1.removeContentTypeParser('text/plain');
     for (const type of app.profile.jsonAlsoAccepts) v1.addContentTypeParser(type, { parseAs: 'string' }, v1.getDefaultJsonParser('ignore', 'ignore'));
     installAuth(v1, createKeyRing(options.projects), app.profile.rateLimited ? createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now) : unlimited);
-    registerDecide(v1, { engine, assets, decisions, now: clock });
+    registerDecide(v1, { engine, assets, audio, decisions, now: clock });
     registerFeedback(v1, { decisions, now: clock });
     registerModels(v1);
     const projectTtl = new Map(options.projects.flatMap((project) => (project.assetTtlMs ? [[project.projectId, project.assetTtlMs] as const] : [])));
     const serverTtl = options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS;
-    await registerAssets(v1, { assets, ttlOf: (projectId) => projectTtl.get(projectId) ?? serverTtl });
+    await registerAssets(v1, { assets, audio, ttlOf: (projectId) => projectTtl.get(projectId) ?? serverTtl });
   });
 
   const purge = setInterval(() => {
@@ -109,6 +112,7 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
     clearInterval(purge);
     await decisions.close();
     await engine.close();
+    await audio.close();
   });
   return { app, engine };
 }

@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Schemas } from '../../../spec/index.ts';
 import { familyOf } from '../../assets/families.ts';
 import { extractText } from '../../assets/media.ts';
+import type { AudioReader } from '../../assets/reading/audio.ts';
+import { describeAudio } from '../../assets/reading/audio-description.ts';
 import { assetFailure, type AssetStore } from '../../assets/store.ts';
 import type { DecisionEngine } from '../../decision/index.ts';
-import { applyAbstentionChoices } from '../abstention.ts';
+import { abstainWithoutReadableContent, applyAbstentionChoices } from '../abstention.ts';
 import { shapeAnswers } from '../answer-shapes.ts';
 import { checkDecideRequest, partLabel } from '../decide-request.ts';
 import type { DecisionLog } from '../decision-log.ts';
@@ -22,22 +24,38 @@ type Part = Exclude<Schemas['DecideRequest']['context'], string>[number];
 export interface DecideDependencies {
   engine: DecisionEngine;
   assets: AssetStore;
+  audio: AudioReader;
   decisions: DecisionLog;
   now: () => Date;
 }
 
-/** The text the model reads: a string context as is, or the parts joined with newlines, in order. */
+interface ContextText {
+  text: string;
+  /**
+   * True when audio is all the context has to say: no text part, no readable document. Without a
+   * transcript the answers then abstain (open point audio-without-transcript).
+   */
+  onlyAcoustic: boolean;
+}
+
+/**
+ * The text the model reads: a string context as is, or the parts joined with newlines, in order;
+ * an audio part stands there as the words of its acoustic features (audio-description.ts).
+ */
 async function contextText(
   body: Schemas['DecideRequest'],
   projectId: string,
-  assets: AssetStore,
+  { assets, audio }: Pick<DecideDependencies, 'assets' | 'audio'>,
   profile: Pick<ServerProfile, 'assetAfterDeleteCode' | 'partFamilyMismatchCode'>,
-): Promise<{ text: string } | { failure: ApiFailure }> {
-  if (typeof body.context === 'string') return { text: body.context };
+): Promise<ContextText | { failure: ApiFailure }> {
+  if (typeof body.context === 'string') return { text: body.context, onlyAcoustic: false };
   const pieces: string[] = [];
+  let readText = false;
+  let readAudio = false;
   for (const [index, part] of (body.context as Part[]).entries()) {
     if (part.type === 'text') {
       pieces.push(part.text);
+      readText = true;
       continue;
     }
     const where = `/context/${index}${partLabel(body, `/context/${index}`)}`;
@@ -50,12 +68,22 @@ async function contextText(
     if (!FAMILIES_BY_PART[part.type]?.includes(family)) {
       return { failure: failure(profile.partFamilyMismatchCode, `${where}: a ${part.type} part cannot reference a ${found.asset.mime_type} asset.`) };
     }
+    if (family === 'audio') {
+      const reading = await audio.read(found.bytes, found.asset.mime_type, found.asset.sha256);
+      if ('failure' in reading) return { failure: failure(reading.failure.code, `${where}: ${reading.failure.message}`) };
+      pieces.push(describeAudio(reading.features));
+      readAudio = true;
+      continue;
+    }
     // Media are read as far as this server can: text assets feed the scorer; other media add
     // nothing yet, and the answer's abstain flag stays advisory (seed 2.4).
     const text = extractText(found.bytes, found.asset.mime_type);
-    if (text) pieces.push(text);
+    if (text) {
+      pieces.push(text);
+      readText = true;
+    }
   }
-  return { text: pieces.join('\n') };
+  return { text: pieces.join('\n'), onlyAcoustic: readAudio && !readText };
 }
 
 /**
@@ -77,7 +105,7 @@ export function registerDecide(app: FastifyInstance, deps: DecideDependencies): 
     if (invalid) return sendFailure(request, reply, invalid);
     const body = request.body as Schemas['DecideRequest'];
 
-    const context = await contextText(body, request.projectId, deps.assets, app.profile);
+    const context = await contextText(body, request.projectId, deps, app.profile);
     if ('failure' in context) return sendFailure(request, reply, context.failure);
 
     let decision;
@@ -96,7 +124,8 @@ export function registerDecide(app: FastifyInstance, deps: DecideDependencies): 
       createdAt: deps.now().toISOString(),
     });
     const textOnly = typeof body.context === 'string' || body.context.every((part) => part.type === 'text');
-    const answers = shapeAnswers(applyAbstentionChoices(decision.answers, body.questions, textOnly, app.profile), app.profile.answerShapes);
+    const judged = applyAbstentionChoices(decision.answers, body.questions, textOnly, app.profile);
+    const answers = shapeAnswers(context.onlyAcoustic ? abstainWithoutReadableContent(judged) : judged, app.profile.answerShapes);
     const response: Schemas['DecideResponse'] = { model: MODEL_ID, answers, usage: { input_tokens: decision.inputTokens } };
     return reply.code(app.profile.decideStatus).send(response);
   });

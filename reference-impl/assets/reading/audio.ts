@@ -1,0 +1,150 @@
+// Reading audio assets (seed 2.2: "speech transcription plus acoustic features"). This server
+// measures acoustic features only: no offline speech recogniser of usable quality ships in the
+// npm registry, so there is no transcript (what a decision then answers: open point
+// audio-without-transcript in spec/openapi.yaml).
+//
+// Decoding and measuring run in one worker thread (audio-worker.mjs), started on the first
+// audio file, so the thread that answers requests never spends a decode's time; the decoders
+// are imported inside the worker on first use, so they cost a server start nothing. Readings are
+// kept by the file's SHA-256 and type: the upload starts one in the background and the first
+// decision referencing the asset finds it done, or waits for the one in flight.
+import { createHash } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+
+/** What the scorer can use from an audio file (acoustic-features.mjs says how each is measured). */
+export interface AcousticFeatures {
+  durationSeconds: number;
+  sampleRate: number;
+  /** Channels of the decoded audio. */
+  channels: number;
+  /** Loudness: RMS of all samples, dB relative to full scale (a full-scale sine is -3.01). */
+  rmsDbfs: number;
+  peakDbfs: number;
+  /** Share of 20 ms frames below -50 dBFS, 0 to 1. */
+  silenceShare: number;
+}
+
+/**
+ * A reading: the features, or why the file cannot be read. Only DECODE_FAILED exists: without a
+ * transcription step this server never produces ASR_FAILED (open point audio-without-transcript).
+ * Messages name the type and the fault, never the file's content (seed 2.5).
+ */
+export type AudioReading = { features: AcousticFeatures } | { failure: { code: 'DECODE_FAILED'; message: string } };
+
+export interface AudioReader {
+  /** Never rejects. `sha256` (hex) saves hashing when the caller has it (the asset record does). */
+  read(bytes: Uint8Array, mimeType: string, sha256?: string): Promise<AudioReading>;
+  /** Stops the worker; reads still in flight answer DECODE_FAILED, later reads start a new worker. */
+  close(): Promise<void>;
+  /** Worker readings done (cache hits and shared in-flight readings excluded). */
+  readonly stats: { decodes: number };
+}
+
+export interface AudioReaderOptions {
+  /** A reading taking longer than this answers DECODE_FAILED and restarts the worker. Default 20 s. */
+  timeoutMs?: number;
+  /** Readings kept. Default 512 (each is a few numbers). */
+  cacheEntries?: number;
+}
+
+const WORKER_URL = new URL('./audio-worker.mjs', import.meta.url);
+/** A 30 s clip (the seed's limit) decodes in well under a second; 20 s means the worker is stuck. */
+const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_CACHE_ENTRIES = 512;
+
+type WorkerReply = { id: number; features: AcousticFeatures } | { id: number; failure: string };
+
+/** `final`: the worker's verdict on the file, kept; otherwise the worker stopped first, and it is not. */
+interface Outcome {
+  reading: AudioReading;
+  final: boolean;
+}
+
+interface Pending {
+  resolve(outcome: Outcome): void;
+  timer: NodeJS.Timeout;
+}
+
+const decodeFailed = (message: string): AudioReading => ({ failure: { code: 'DECODE_FAILED', message } });
+
+export function createAudioReader(options: AudioReaderOptions = {}): AudioReader {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const cacheEntries = options.cacheEntries ?? DEFAULT_CACHE_ENTRIES;
+  const cache = new Map<string, Promise<AudioReading>>();
+  const pending = new Map<number, Pending>();
+  const stats = { decodes: 0 };
+  let worker: Worker | undefined;
+  let nextId = 1;
+
+  /** Ends every reading in flight with `message` and drops the worker (the next read starts another). */
+  const abandonWorker = (message: string): void => {
+    const stopped = worker;
+    worker = undefined;
+    for (const [id, entry] of pending) {
+      clearTimeout(entry.timer);
+      entry.resolve({ reading: decodeFailed(message), final: false });
+      pending.delete(id);
+    }
+    void stopped?.terminate();
+  };
+
+  const startedWorker = (): Worker => {
+    if (worker) return worker;
+    const started = new Worker(WORKER_URL);
+    // An idle worker must not keep a stopping server alive; a busy one keeps the process up until it answers.
+    started.unref();
+    started.on('message', (reply: WorkerReply) => {
+      const entry = pending.get(reply.id);
+      if (!entry) return;
+      pending.delete(reply.id);
+      if (pending.size === 0) started.unref();
+      clearTimeout(entry.timer);
+      stats.decodes += 1;
+      entry.resolve({ reading: 'features' in reply ? { features: reply.features } : decodeFailed(reply.failure), final: true });
+    });
+    started.on('error', () => {
+      if (worker === started) abandonWorker('The audio decoder stopped while reading the file.');
+    });
+    started.on('exit', () => {
+      if (worker === started) abandonWorker('The audio decoder stopped while reading the file.');
+    });
+    worker = started;
+    return started;
+  };
+
+  const readInWorker = (bytes: Uint8Array, mimeType: string): Promise<Outcome> =>
+    new Promise((resolve) => {
+      const id = nextId;
+      nextId += 1;
+      // A copy of its own is moved to the worker: the caller's buffer stays usable.
+      const copy = new Uint8Array(bytes);
+      const timer = setTimeout(() => {
+        if (pending.has(id)) abandonWorker(`The ${mimeType} file could not be decoded in ${timeoutMs / 1000} s.`);
+      }, timeoutMs);
+      timer.unref();
+      pending.set(id, { resolve, timer });
+      const running = startedWorker();
+      running.ref();
+      running.postMessage({ id, bytes: copy, mimeType }, [copy.buffer]);
+    });
+
+  return {
+    read(bytes, mimeType, sha256) {
+      const key = `${sha256 ?? createHash('sha256').update(bytes).digest('hex')} ${mimeType}`;
+      const known = cache.get(key);
+      if (known) return known;
+      const reading = readInWorker(bytes, mimeType).then(({ reading: result, final }) => {
+        // A reading the worker did not finish (stopped, timed out) is not the file's verdict: not kept.
+        if (!final && cache.get(key) === reading) cache.delete(key);
+        return result;
+      });
+      cache.set(key, reading);
+      if (cache.size > cacheEntries) cache.delete(cache.keys().next().value!);
+      return reading;
+    },
+    async close() {
+      if (worker) abandonWorker('The server is stopping.');
+    },
+    stats,
+  };
+}
