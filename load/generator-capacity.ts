@@ -40,7 +40,20 @@ const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 const bare = await startBareRoute();
 const settings = { BASE_URL: bare.baseUrl, API_KEY: 'svc_live_bench', VUS: String(connections), DURATION: String(durationS), RUN_ID: 'bench' };
-const sample = JSON.stringify({ context: 'I was charged twice for order 1182 and the payment must be refunded to my card.', questions: { q01: { type: 'choice', options: { billing: 'Payments', shipping: 'Delivery' } } } });
+// autocannon sends the very requests the scenario sends (same bodies, same headers, in turn),
+// taken from the scenario's own iterations, so the bare route does the same work for both
+// generators and only the generators differ.
+const definition = await loadDefinition('decide-capacity', settings);
+const scenarioRequests: Array<{ method: 'POST'; path: string; headers: Record<string, string>; body: string }> = [];
+for (let index = 0; index < 64; index++) {
+  await definition.iteration(index, {
+    async send(request) {
+      scenarioRequests.push({ method: 'POST', path: request.path, headers: request.headers ?? {}, body: request.body as string });
+      return { status: 200, headers: {}, body: '' };
+    },
+    pause: async () => {},
+  });
+}
 const k6 = findK6(values.k6, process.env);
 
 // The generators take turns, round after round, and the medians are compared: on a shared
@@ -49,9 +62,9 @@ const figures: Record<'autocannon' | 'node' | 'k6', number[]> = { autocannon: []
 try {
   process.stdout.write(`bare Fastify route at ${bare.baseUrl}; ${connections} connections, ${durationS} s per measurement, ${rounds} rounds\n`);
   for (let round = 1; round <= rounds; round++) {
-    const cannon = await autocannon({ url: `${bare.baseUrl}/v1/decide`, method: 'POST', connections, duration: durationS, headers: { 'content-type': 'application/json', authorization: 'Bearer svc_live_bench' }, body: sample });
+    const cannon = await autocannon({ url: bare.baseUrl, connections, duration: durationS, requests: scenarioRequests });
     figures.autocannon.push(cannon.requests.total / durationS);
-    figures.node.push((await runWithNode(await loadDefinition('decide-capacity', settings), settings)).throughput_rps);
+    figures.node.push((await runWithNode(definition, settings)).throughput_rps);
     if (k6) figures.k6.push((await runWithK6(k6.path, 'decide-capacity', settings)).throughput_rps);
     process.stdout.write(`round ${round}: autocannon ${Math.round(figures.autocannon.at(-1)!)} req/s, Node runner ${Math.round(figures.node.at(-1)!)} req/s${k6 ? `, k6 ${Math.round(figures.k6.at(-1)!)} req/s` : ''}\n`);
   }
