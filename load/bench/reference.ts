@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPrismMock } from '../../mock/prism.ts';
 import { coldStart, type ColdStart } from './cold-start.ts';
-import { openLoop, type OpenLoopResult } from './open-loop.ts';
+import { openLoop, openLoopPool, type OpenLoopResult } from './open-loop.ts';
 import { startServerProcess } from './server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
@@ -58,9 +58,12 @@ async function throughputOf(name: string, url: string): Promise<Throughput> {
 
 async function latencyAt(name: string, url: string, ratePerSecond: number): Promise<OpenLoopResult> {
   progress(`${name}: open loop at ${ratePerSecond} req/s, ${WARM_UP_S} s warm-up then ${DURATION_S} s`);
-  const at = (durationS: number) => openLoop({ url, path: '/v1/decide', headers, body, ratePerSecond, durationS });
+  // The warm-up's connections carry the measurement too: none is opened while it runs.
+  const pool = openLoopPool(url);
+  const at = (durationS: number) => openLoop({ url, path: '/v1/decide', headers, body, ratePerSecond, durationS, pool });
   await at(WARM_UP_S);
   const result = await at(DURATION_S);
+  await pool.close();
   console.log(`  ${name.padEnd(28)} ${ratePerSecond} req/s scheduled, ${fmt(result.achievedRate, 0)} achieved, ${result.errors} errors: p50 ${fmt(result.p50, 3)} ms, p99 ${fmt(result.p99, 3)} ms`);
   return result;
 }
