@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Schemas } from '../../../spec/index.ts';
 import { familyOf } from '../../assets/families.ts';
-import { extractText } from '../../assets/media.ts';
+import type { AssetReader, ReadFailureKind } from '../../assets/reading/asset-reader.ts';
 import { assetFailure, type AssetStore } from '../../assets/store.ts';
 import type { DecisionEngine } from '../../decision/index.ts';
 import { applyAbstentionChoices } from '../abstention.ts';
@@ -23,39 +23,61 @@ export interface DecideDependencies {
   engine: DecisionEngine;
   assets: AssetStore;
   decisions: DecisionLog;
+  reader: AssetReader;
   now: () => Date;
 }
 
-/** The text the model reads: a string context as is, or the parts joined with newlines, in order. */
+/**
+ * The error for a file that could not be read (open point media-reading-failures): the kind of
+ * failure and the part that referenced the file decide the code. The message names the part,
+ * never anything read from the file.
+ */
+function readingFailure(kind: ReadFailureKind, partType: string, mimeType: string, where: string): ApiFailure {
+  if (kind === 'undecodable') return failure('DECODE_FAILED', `${where}: the ${mimeType} file could not be decoded.`);
+  return partType === 'image' ? failure('VISION_FAILED', `${where}: the image could not be read.`) : failure('OCR_FAILED', `${where}: the scan could not be read.`);
+}
+
+/**
+ * The text the model reads: a string context as is, or the parts in order, joined with newlines:
+ * text parts as sent, media parts as read by the asset reader (seed 2.2). Every asset is checked
+ * before any is read; the reads then run together and are joined in part order.
+ */
 async function contextText(
   body: Schemas['DecideRequest'],
   projectId: string,
-  assets: AssetStore,
+  deps: Pick<DecideDependencies, 'assets' | 'reader'>,
   profile: Pick<ServerProfile, 'assetAfterDeleteCode' | 'partFamilyMismatchCode'>,
 ): Promise<{ text: string } | { failure: ApiFailure }> {
   if (typeof body.context === 'string') return { text: body.context };
-  const pieces: string[] = [];
+  const pieces: (string | Promise<{ text: string } | { failure: ApiFailure }>)[] = [];
   for (const [index, part] of (body.context as Part[]).entries()) {
     if (part.type === 'text') {
       pieces.push(part.text);
       continue;
     }
     const where = `/context/${index}${partLabel(body, `/context/${index}`)}`;
-    const found = await assets.readBytes(projectId, part.asset_id);
+    const found = await deps.assets.readBytes(projectId, part.asset_id);
     if (!found.ok) {
       const { code, message } = assetFailure(found.reason, part.asset_id, profile.assetAfterDeleteCode);
       return { failure: failure(code, `${where}: ${message}`) };
     }
-    const family = familyOf(found.asset.mime_type);
+    const mimeType = found.asset.mime_type;
+    const family = familyOf(mimeType);
     if (!FAMILIES_BY_PART[part.type]?.includes(family)) {
-      return { failure: failure(profile.partFamilyMismatchCode, `${where}: a ${part.type} part cannot reference a ${found.asset.mime_type} asset.`) };
+      return { failure: failure(profile.partFamilyMismatchCode, `${where}: a ${part.type} part cannot reference a ${mimeType} asset.`) };
     }
-    // Media are read as far as this server can: text assets feed the scorer; other media add
-    // nothing yet, and the answer's abstain flag stays advisory (seed 2.4).
-    const text = extractText(found.bytes, found.asset.mime_type);
-    if (text) pieces.push(text);
+    pieces.push(
+      deps.reader.read(found.asset, found.bytes).then((outcome) => ('failure' in outcome ? { failure: readingFailure(outcome.failure, part.type, mimeType, where) } : outcome)),
+    );
   }
-  return { text: pieces.join('\n') };
+  const texts: string[] = [];
+  for (const piece of pieces) {
+    const read = typeof piece === 'string' ? { text: piece } : await piece;
+    if ('failure' in read) return read;
+    // A file with nothing to read (a photograph without words, audio for now) adds no empty line.
+    if (read.text !== '') texts.push(read.text);
+  }
+  return { text: texts.join('\n') };
 }
 
 /**
@@ -77,7 +99,7 @@ export function registerDecide(app: FastifyInstance, deps: DecideDependencies): 
     if (invalid) return sendFailure(request, reply, invalid);
     const body = request.body as Schemas['DecideRequest'];
 
-    const context = await contextText(body, request.projectId, deps.assets, app.profile);
+    const context = await contextText(body, request.projectId, deps, app.profile);
     if ('failure' in context) return sendFailure(request, reply, context.failure);
 
     let decision;
