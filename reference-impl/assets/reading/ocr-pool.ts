@@ -112,7 +112,7 @@ export function createOcrPool(options: OcrPoolOptions): OcrPool {
 
   return {
     async recognise(picture, deadline) {
-      if (closed) return { failure: 'timed-out' };
+      if (closed || timeLeft(deadline) <= 0) return { failure: 'timed-out' };
       const worker = await acquire(deadline);
       if (!worker) return { failure: 'timed-out' };
       let timer: NodeJS.Timeout | undefined;
