@@ -3,7 +3,9 @@
 //   1. read latency per kind of file (the reader alone): cold (first file of its kind: libraries
 //      and workers start), warm (another file, workers running) and cached (the same file again);
 //   2. OCR character accuracy on the generated fixtures (1 - edit distance / length);
-//   3. over HTTP, the server started as `npm run serve` starts it: text-only decide throughput
+//   3. spawn of the server (as `npm run serve` starts it) to its first text-only decision,
+//      median of 3: the media libraries load lazily, so this must not change;
+//   4. over HTTP, the server started as `npm run serve` starts it: text-only decide throughput
 //      before any media and after media were read, and decide latency with one image and one PDF.
 // BENCH_DURATION_S (default 5) seconds per throughput run. BENCH_BASELINE_ROOT: another checkout
 // of the kit (e.g. the commit before media reading), whose server's text-only throughput is
@@ -18,6 +20,7 @@ import { docxWithPages, pdfWithPages } from '../../harness/samples/media.ts';
 import { scannedPdf } from '../../harness/samples/scanned-pdf.ts';
 import { textPicture } from '../../harness/samples/text-picture.ts';
 import { createAssetReader } from '../../reference-impl/assets/reading/asset-reader.ts';
+import { coldStart } from './cold-start.ts';
 import { startServerProcess } from './server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
@@ -140,6 +143,16 @@ async function httpRun(label: string, root: string): Promise<void> {
   }
 }
 
-console.log(`\n3. Over HTTP (npm run serve's server; throughput: ${DURATION_S} s closed loop, 8 connections, after a 1 s warm-up)`);
+async function firstDecide(label: string, root: string): Promise<void> {
+  const runs: number[] = [];
+  for (let i = 0; i < 3; i += 1) runs.push((await coldStart(process.execPath, [join(root, 'reference-impl/start.mjs')], { key: KEY, body: textBody })).firstDecideMs);
+  console.log(`   ${label}: spawn → first decide median ${ms(median(runs))} (max ${ms(Math.max(...runs))})`);
+}
+
+console.log('\n3. Cold start (a new process per spawn, bundle already built)');
+if (process.env.BENCH_BASELINE_ROOT) await firstDecide('baseline', process.env.BENCH_BASELINE_ROOT);
+await firstDecide('this kit', join(import.meta.dirname, '../..'));
+
+console.log(`\n4. Over HTTP (npm run serve's server; throughput: ${DURATION_S} s closed loop, 8 connections, after a 1 s warm-up)`);
 if (process.env.BENCH_BASELINE_ROOT) await httpRun('baseline', process.env.BENCH_BASELINE_ROOT);
 await httpRun('this kit', join(import.meta.dirname, '../..'));
