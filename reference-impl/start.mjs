@@ -25,7 +25,7 @@ const specDocument = join(root, 'spec', 'document.ts');
 const specYaml = join(root, 'spec', 'openapi.yaml');
 const cacheDir = join(root, 'node_modules', '.cache', 'decision-reference');
 /** Dependencies left to Node: native bindings, and packages loaded lazily on first upload. */
-const EXTERNAL_PACKAGES = ['onnxruntime-node', 'pdfjs-dist', 'file-type', 'music-metadata', 'fflate'];
+const EXTERNAL_PACKAGES = ['onnxruntime-node', 'pdfjs-dist', 'file-type', 'music-metadata', 'fflate', 'tesseract.js', '@tesseract.js-data/eng', '@napi-rs/canvas'];
 /** Folders whose files can end up in the bundle; tests never do. */
 const SOURCE_FOLDERS = ['reference-impl', 'spec'];
 

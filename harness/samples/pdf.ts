@@ -29,6 +29,15 @@ export function pdfWithPages(pageCount: number, options: PdfOptions = {}): Uint8
     objects[pageObject(page) + 1] = `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
   }
 
+  return pdfFromObjects(objects);
+}
+
+/**
+ * A whole PDF file around numbered objects (objects[1] must be the catalog): header, bodies,
+ * cross-reference table and trailer. Object text is Latin-1, one byte per character, so binary
+ * stream data passes through as Latin-1 characters.
+ */
+export function pdfFromObjects(objects: readonly string[]): Uint8Array {
   // A binary comment after the header tells transfer tools the file is not plain text.
   let body = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];

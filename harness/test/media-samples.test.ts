@@ -28,6 +28,8 @@ import {
   wavSeconds,
   type SampleMimeType,
 } from '../samples/media.ts';
+import { scannedPdf } from '../samples/scanned-pdf.ts';
+import { textPicture } from '../samples/text-picture.ts';
 
 const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const textTypes = new Set<string>(['text/plain', 'text/markdown', 'text/html']);
@@ -238,5 +240,29 @@ describe('failure cases', () => {
     const truncatedDocx = truncatedSample(docx, { pages: 3 });
     expect(await sniffed(truncatedDocx)).toBe(docx);
     expect(() => unzipSync(truncatedDocx)).toThrow();
+  });
+});
+
+describe('pictures of text', () => {
+  it('textPicture gives a PNG, JPEG or WebP of the declared type, the same bytes every time', async () => {
+    for (const type of ['image/png', 'image/jpeg', 'image/webp'] as const) {
+      expect(await sniffed(textPicture(['Refund please'], type))).toBe(type);
+    }
+    expect(textPicture(['Refund please'])).toEqual(textPicture(['Refund please']));
+  });
+
+  it('scannedPdf has one page per entry and no text layer: the words are only in the pictures', async () => {
+    const bytes = scannedPdf([['first page'], ['second page']]);
+    expect(await sniffed(bytes)).toBe('application/pdf');
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const document = await pdfjs.getDocument({ data: bytes, verbosity: 0 }).promise;
+    expect(document.numPages).toBe(2);
+    for (const number of [1, 2]) {
+      const page = await document.getPage(number);
+      expect((await page.getTextContent()).items).toEqual([]);
+      const operators = await page.getOperatorList();
+      expect(operators.fnArray).toContain(pdfjs.OPS.paintImageXObject);
+    }
+    await document.destroy();
   });
 });

@@ -6,15 +6,15 @@ import type { UnzipFileInfo } from 'fflate';
 
 let fflateLoading: Promise<typeof import('fflate')> | undefined;
 
-const documentPart = 'word/document.xml';
+export const docxDocumentPart = 'word/document.xml';
 const propertiesPart = 'docProps/app.xml';
 
 // Only these two parts are inflated, and only up to this size: a small archive can expand to
 // gigabytes (a zip bomb), and no real document.xml of a 20-page document comes near it.
-const maxInflatedPartBytes = 64 * 1024 * 1024;
+export const maxInflatedPartBytes = 64 * 1024 * 1024;
 
 function wanted(file: UnzipFileInfo): boolean {
-  return (file.name === documentPart || file.name === propertiesPart) && file.originalSize <= maxInflatedPartBytes;
+  return (file.name === docxDocumentPart || file.name === propertiesPart) && file.originalSize <= maxInflatedPartBytes;
 }
 
 function statedPageCount(properties: string): number | undefined {
@@ -37,7 +37,7 @@ export async function docxPageCount(bytes: Uint8Array): Promise<number | undefin
   } catch {
     return undefined;
   }
-  const documentBytes = parts[documentPart];
+  const documentBytes = parts[docxDocumentPart];
   if (!documentBytes) return undefined;
   let documentXml: string;
   try {

@@ -1,5 +1,5 @@
-// What a decision reads from a text asset. PDF and DOCX text, OCR and speech transcription are
-// separate, later steps; for those types this returns undefined.
+// What a decision reads from a text asset (text/plain, text/markdown, text/html); undefined for
+// any other type. The other readers (PDF, DOCX, OCR) are in reading/, which calls this one.
 import { bareMediaType } from './content-type.ts';
 import { htmlToText } from './html-text.ts';
 import { decodeText } from './text.ts';

@@ -1,7 +1,7 @@
 // The page count of a PDF, with pdf.js (legacy build, for Node). pdf.js parses in-process here: in
-// Node it has no real worker and runs its "fake worker" on the main thread. Everything that could
-// evaluate code, load fonts, fetch or log is switched off, because uploads are untrusted and their
-// content must never reach a log.
+// Node it has no real worker and runs its "fake worker" on the main thread. It opens the file with
+// pdf-options.mjs: nothing that could evaluate code, load fonts, fetch or log.
+import { safePdfSource } from './pdf-options.mjs';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
@@ -25,22 +25,8 @@ function endsLikePdf(bytes: Uint8Array): boolean {
 export async function pdfPageCount(bytes: Uint8Array): Promise<number | undefined> {
   if (!endsLikePdf(bytes)) return undefined;
   const pdfjs = await loadPdfJs();
-  const task = pdfjs.getDocument({
-    data: new Uint8Array(bytes), // pdf.js takes ownership of (detaches) the buffer it is given
-    verbosity: pdfjs.VerbosityLevel.ERRORS,
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    useWorkerFetch: false,
-    useWasm: false,
-    enableXfa: false,
-    isOffscreenCanvasSupported: false,
-    isImageDecoderSupported: false,
-    stopAtErrors: true,
-    disableAutoFetch: true,
-    disableStream: true,
-    disableRange: true,
-  });
+  // pdf.js takes ownership of (detaches) the buffer it is given, hence the copy.
+  const task = pdfjs.getDocument(safePdfSource(new Uint8Array(bytes), pdfjs.VerbosityLevel.ERRORS));
   try {
     const document = await task.promise;
     const pages = document.numPages;

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { join } from 'node:path';
 import { requestBodyLimitBytes } from '../../spec/index.ts';
 import { createAudioReader } from '../assets/reading/audio.ts';
+import { createAssetReader, type AssetReader, type AssetReaderOptions } from '../assets/reading/asset-reader.ts';
 import { openAssetStore } from '../assets/store.ts';
 import { createDecisionEngine, type DecisionEngine } from '../decision/index.ts';
 import { installAuth } from './auth.ts';
@@ -36,6 +37,8 @@ export interface ReferenceServerOptions {
   profile?: ProfileName;
   /** Choices made on single open points over the profile's own (profile.ts). */
   choices?: ChoiceOverrides;
+  /** How media files are read: time limit per asset, OCR concurrency, cache size (assets/reading/). */
+  reading?: AssetReaderOptions;
 }
 
 declare module 'fastify' {
@@ -48,6 +51,8 @@ declare module 'fastify' {
 export interface ReferenceServer {
   app: FastifyInstance;
   engine: DecisionEngine;
+  /** Reads media files into text; tests and benchmarks ask it whether an upload has been read. */
+  reader: AssetReader;
 }
 
 /**
@@ -79,6 +84,7 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
   // The audio worker starts with the first audio file, not here: a server start pays nothing for it.
   const audio = createAudioReader();
   const assets = await openAssetStore({ dataDir: options.dataDir, ttlMs: options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS, now });
+  const reader = createAssetReader(options.reading);
   const decisions = openDecisionLog(join(options.dataDir, 'decisions'), (file, line) => app.log.warn({ file, line }, 'skipped a corrupt record'));
   const clock = () => new Date(now());
   app.decorate('profile', serverProfile(options.profile ?? 'reference', options.choices));
@@ -96,12 +102,12 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
     v1.removeContentTypeParser('text/plain');
     for (const type of app.profile.jsonAlsoAccepts) v1.addContentTypeParser(type, { parseAs: 'string' }, v1.getDefaultJsonParser('ignore', 'ignore'));
     installAuth(v1, createKeyRing(options.projects), app.profile.rateLimited ? createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now) : unlimited);
-    registerDecide(v1, { engine, assets, audio, decisions, now: clock });
+    registerDecide(v1, { engine, assets, audio, decisions, reader, now: clock });
     registerFeedback(v1, { decisions, now: clock });
     registerModels(v1);
     const projectTtl = new Map(options.projects.flatMap((project) => (project.assetTtlMs ? [[project.projectId, project.assetTtlMs] as const] : [])));
     const serverTtl = options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS;
-    await registerAssets(v1, { assets, audio, ttlOf: (projectId) => projectTtl.get(projectId) ?? serverTtl });
+    await registerAssets(v1, { assets, audio, reader, ttlOf: (projectId) => projectTtl.get(projectId) ?? serverTtl });
   });
 
   const purge = setInterval(() => {
@@ -113,6 +119,7 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
     await decisions.close();
     await engine.close();
     await audio.close();
+    await reader.close();
   });
-  return { app, engine };
+  return { app, engine, reader };
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { defaultAssetLifetimeMs, requestBodyLimitBytes, schemaValidator } from '../../../spec/index.ts';
 import { inspectUpload } from '../../assets/media.ts';
 import type { AudioReader } from '../../assets/reading/audio.ts';
+import type { AssetReader } from '../../assets/reading/asset-reader.ts';
 import { assetFailure, type AssetLookupFailure, type AssetStore } from '../../assets/store.ts';
 import { failure, sendFailure, type ApiFailure } from '../errors.ts';
 
@@ -27,7 +28,7 @@ function requestedTtl(header: string | string[] | undefined, projectTtlMs: numbe
   return { ttlMs: Math.min(seconds * 1000, projectTtlMs) };
 }
 
-export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; audio: AudioReader; ttlOf(projectId: string): number }): Promise<void> {
+export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; audio: AudioReader; reader: AssetReader; ttlOf(projectId: string): number }): Promise<void> {
   const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase, uploadTypeParameters, fileSizeLimits, assetTtlHeader } = app.profile;
   /** The upload body limit (open point upload-body-limit): the 256 KiB request limit, or the largest file of any family. */
   const maxUploadBytes = app.profile.uploadsWithinBodyLimit ? requestBodyLimitBytes : Math.max(...Object.values(fileSizeLimits));
@@ -51,8 +52,10 @@ export async function registerAssets(app: FastifyInstance, deps: { assets: Asset
       const ttl = assetTtlHeader === null ? { ttlMs: deps.ttlOf(request.projectId) } : requestedTtl(request.headers[assetTtlHeader.toLowerCase()], deps.ttlOf(request.projectId));
       if ('failure' in ttl) return sendFailure(request, reply, ttl.failure);
       const asset = await deps.assets.put(request.projectId, bytes, verdict.mimeType, ttl.ttlMs);
-      // Read in the background (worker thread, kept by sha256): the first decision referencing the clip finds the reading done.
+      // Read off the request path (worker threads, kept by sha256): the upload is answered now,
+      // and the first decision referencing the file finds its reading done.
       if (verdict.family === 'audio') void deps.audio.read(bytes, verdict.mimeType, asset.sha256);
+      else deps.reader.readSoon(asset, bytes);
       return reply.code(201).send(shown(asset));
     });
   });

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Schemas } from '../../../spec/index.ts';
 import { familyOf } from '../../assets/families.ts';
-import { extractText } from '../../assets/media.ts';
+import type { AssetReader, ReadFailureKind } from '../../assets/reading/asset-reader.ts';
 import type { AudioReader } from '../../assets/reading/audio.ts';
 import { describeAudio } from '../../assets/reading/audio-description.ts';
 import { assetFailure, type AssetStore } from '../../assets/store.ts';
@@ -26,64 +26,87 @@ export interface DecideDependencies {
   assets: AssetStore;
   audio: AudioReader;
   decisions: DecisionLog;
+  reader: AssetReader;
   now: () => Date;
 }
 
 interface ContextText {
   text: string;
   /**
-   * True when audio is all the context has to say: no text part, no readable document. Without a
-   * transcript the answers then abstain (open point audio-without-transcript).
+   * True when audio is all the context has to say: no text part, no file with readable words.
+   * Without a transcript the answers then abstain (open point audio-without-transcript).
    */
   onlyAcoustic: boolean;
 }
 
+/** A part's contribution: its text, and whether it is the words of an audio clip's features. */
+type Piece = { text: string; acoustic: boolean } | { failure: ApiFailure };
+
 /**
- * The text the model reads: a string context as is, or the parts joined with newlines, in order;
- * an audio part stands there as the words of its acoustic features (audio-description.ts).
+ * The error for a file that could not be read (open point media-reading-failures): the kind of
+ * failure and the part that referenced the file decide the code. The message names the part,
+ * never anything read from the file.
+ */
+function readingFailure(kind: ReadFailureKind, partType: string, mimeType: string, where: string): ApiFailure {
+  if (kind === 'undecodable') return failure('DECODE_FAILED', `${where}: the ${mimeType} file could not be decoded.`);
+  return partType === 'image' ? failure('VISION_FAILED', `${where}: the image could not be read.`) : failure('OCR_FAILED', `${where}: the scan could not be read.`);
+}
+
+/**
+ * The text the model reads: a string context as is, or the parts in order, joined with newlines:
+ * text parts as sent, documents and pictures as read by the asset reader (seed 2.2), an audio
+ * part as the words of its acoustic features (audio-description.ts). Every asset is checked
+ * before any is read; the reads then run together and are joined in part order.
  */
 async function contextText(
   body: Schemas['DecideRequest'],
   projectId: string,
-  { assets, audio }: Pick<DecideDependencies, 'assets' | 'audio'>,
+  deps: Pick<DecideDependencies, 'assets' | 'reader' | 'audio'>,
   profile: Pick<ServerProfile, 'assetAfterDeleteCode' | 'partFamilyMismatchCode'>,
 ): Promise<ContextText | { failure: ApiFailure }> {
   if (typeof body.context === 'string') return { text: body.context, onlyAcoustic: false };
-  const pieces: string[] = [];
-  let readText = false;
-  let readAudio = false;
+  const pieces: (Piece | Promise<Piece>)[] = [];
   for (const [index, part] of (body.context as Part[]).entries()) {
     if (part.type === 'text') {
-      pieces.push(part.text);
-      readText = true;
+      pieces.push({ text: part.text, acoustic: false });
       continue;
     }
     const where = `/context/${index}${partLabel(body, `/context/${index}`)}`;
-    const found = await assets.readBytes(projectId, part.asset_id);
+    const found = await deps.assets.readBytes(projectId, part.asset_id);
     if (!found.ok) {
       const { code, message } = assetFailure(found.reason, part.asset_id, profile.assetAfterDeleteCode);
       return { failure: failure(code, `${where}: ${message}`) };
     }
-    const family = familyOf(found.asset.mime_type);
+    const mimeType = found.asset.mime_type;
+    const family = familyOf(mimeType);
     if (!FAMILIES_BY_PART[part.type]?.includes(family)) {
-      return { failure: failure(profile.partFamilyMismatchCode, `${where}: a ${part.type} part cannot reference a ${found.asset.mime_type} asset.`) };
+      return { failure: failure(profile.partFamilyMismatchCode, `${where}: a ${part.type} part cannot reference a ${mimeType} asset.`) };
     }
     if (family === 'audio') {
-      const reading = await audio.read(found.bytes, found.asset.mime_type, found.asset.sha256);
-      if ('failure' in reading) return { failure: failure(reading.failure.code, `${where}: ${reading.failure.message}`) };
-      pieces.push(describeAudio(reading.features));
-      readAudio = true;
+      pieces.push(
+        deps.audio.read(found.bytes, mimeType, found.asset.sha256).then((reading): Piece =>
+          'failure' in reading ? { failure: failure(reading.failure.code, `${where}: ${reading.failure.message}`) } : { text: describeAudio(reading.features), acoustic: true },
+        ),
+      );
       continue;
     }
-    // Media are read as far as this server can: text assets feed the scorer; other media add
-    // nothing yet, and the answer's abstain flag stays advisory (seed 2.4).
-    const text = extractText(found.bytes, found.asset.mime_type);
-    if (text) {
-      pieces.push(text);
-      readText = true;
-    }
+    pieces.push(
+      deps.reader.read(found.asset, found.bytes).then((outcome): Piece => ('failure' in outcome ? { failure: readingFailure(outcome.failure, part.type, mimeType, where) } : { text: outcome.text, acoustic: false })),
+    );
   }
-  return { text: pieces.join('\n'), onlyAcoustic: readAudio && !readText };
+  const texts: string[] = [];
+  let readWords = false;
+  let readAudio = false;
+  for (const piece of pieces) {
+    const read = await piece;
+    if ('failure' in read) return read;
+    // A file with nothing to read (a photograph without words) adds no empty line.
+    if (read.text === '') continue;
+    texts.push(read.text);
+    if (read.acoustic) readAudio = true;
+    else readWords = true;
+  }
+  return { text: texts.join('\n'), onlyAcoustic: readAudio && !readWords };
 }
 
 /**
