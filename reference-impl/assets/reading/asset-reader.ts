@@ -6,7 +6,8 @@
 //                                          (a scan) rendered and read by OCR           then the OCR pool
 //   DOCX                                   the text of its paragraphs                  fflate's unzip workers
 //   image/png, image/jpeg, image/webp      OCR                                         OCR pool
-//   audio/*                                nothing yet: audio contributes no text      (an audio reader plugs in here)
+//   audio/*                                not here: audio.ts reads clips into acoustic features, and the
+//                                          routes call it for audio assets (its result is not text alone)
 //
 // Everything but text files is read once per file (type + SHA-256, read-cache.ts), in the
 // background at upload (readSoon) or on first use, and every asset has a time limit for its whole
