@@ -11,6 +11,20 @@ export interface OpenLoopResult {
   p50: number;
   p99: number;
   achievedRate: number;
+  /** Every answered request's latency, sorted: results of several runs can be pooled (pooledPercentile). */
+  latencies: Float64Array;
+}
+
+/** A percentile of the latencies of several runs taken together. */
+export function pooledPercentile(results: readonly OpenLoopResult[], p: number): number {
+  const all = new Float64Array(results.reduce((total, result) => total + result.latencies.length, 0));
+  let at = 0;
+  for (const result of results) {
+    all.set(result.latencies, at);
+    at += result.latencies.length;
+  }
+  all.sort();
+  return all.length === 0 ? NaN : all[Math.min(all.length - 1, Math.floor(all.length * p))]!;
 }
 
 export interface OpenLoopOptions {
@@ -74,5 +88,5 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
   if (!options.pool) await pool.close();
   const measured = latencies.subarray(0, answered).sort();
   const at = (p: number) => (answered === 0 ? NaN : measured[Math.min(answered - 1, Math.floor(answered * p))]!);
-  return { sent: total, errors, p50: at(0.5), p99: at(0.99), achievedRate: total / elapsed };
+  return { sent: total, errors, p50: at(0.5), p99: at(0.99), achievedRate: total / elapsed, latencies: measured };
 }

@@ -10,16 +10,15 @@ export interface ScoringRequest {
 }
 
 export interface ScoringBatch {
+  /** Every request's context weights, concatenated, then one 0. */
   readonly contextWeights: Float32Array;
-  /** Request of each context feature. */
-  readonly contextRequests: Int32Array;
-  /** Position in contextWeights of the context feature with the probe feature's bucket, or contextWeights.length. */
+  /** Position in contextWeights of the context feature with the probe feature's bucket, or of the final 0. */
   readonly probeIds: Int32Array;
   readonly probeWeights: Float32Array;
   /** Flat grid index (row * width + cell) of each probe feature. */
   readonly probeCells: Int32Array;
-  /** Request of each row. */
-  readonly groupRequests: Int32Array;
+  /** Per cell, the L2 norm of its probe times the L2 norm of its request's context; 0 for padding. */
+  readonly normProducts: Float32Array;
   readonly cellOffsets: Float32Array;
   /** 0 for a real cell, -Infinity for the padding that evens out rows of different lengths. */
   readonly cellPadding: Float32Array;
@@ -39,6 +38,13 @@ export type ProbeVectors = (text: string, polarity: Polarity) => SparseVector;
  */
 let positionOfBucket: Int32Array | undefined;
 
+/** L2 norm of a vector's weights, summed in float64. */
+function norm(weights: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < weights.length; i += 1) sum += weights[i]! * weights[i]!;
+  return Math.sqrt(sum);
+}
+
 export function packRequests(requests: readonly ScoringRequest[], temperature: number, probeVectors: ProbeVectors = featureVector): ScoringBatch {
   const groups = requests.reduce((total, request) => total + request.rows.length, 0);
   const width = Math.max(0, ...requests.flatMap((request) => request.rows.map((cells) => cells.length)));
@@ -47,12 +53,12 @@ export function packRequests(requests: readonly ScoringRequest[], temperature: n
   const probes = requests.map((request) => request.rows.map((cells) => cells.map((cell) => probeVectors(cell.text, cell.polarity))));
   const contextFeatures = requests.reduce((total, request) => total + request.context.ids.length, 0);
   const probeFeatures = probes.reduce((total, rows) => total + rows.reduce((sum, row) => sum + row.reduce((cells, probe) => cells + probe.ids.length, 0), 0), 0);
-  const contextWeights = new Float32Array(contextFeatures);
-  const contextRequests = new Int32Array(contextFeatures);
+  // The final element stays 0: the weight of every bucket a context lacks.
+  const contextWeights = new Float32Array(contextFeatures + 1);
   const probeIds = new Int32Array(probeFeatures);
   const probeWeights = new Float32Array(probeFeatures);
   const probeCells = new Int32Array(probeFeatures);
-  const groupRequests = new Int32Array(groups);
+  const normProducts = new Float32Array(groups * width);
   const cellOffsets = new Float32Array(groups * width);
   const cellPadding = new Float32Array(groups * width).fill(Number.NEGATIVE_INFINITY);
   const firstRows: number[] = [];
@@ -65,12 +71,11 @@ export function packRequests(requests: readonly ScoringRequest[], temperature: n
   requests.forEach((request, requestIndex) => {
     const { ids, weights } = request.context;
     contextWeights.set(weights, contextAt);
-    contextRequests.fill(requestIndex, contextAt, contextAt + ids.length);
     for (let i = 0; i < ids.length; i += 1) positions[ids[i]!] = contextAt + i + 1;
+    const contextNorm = norm(weights);
 
     firstRows.push(row);
     request.rows.forEach((cells, rowInRequest) => {
-      groupRequests[row] = requestIndex;
       cells.forEach((cell, column) => {
         const flat = row * width + column;
         const probe = probes[requestIndex]![rowInRequest]![column]!;
@@ -81,6 +86,7 @@ export function packRequests(requests: readonly ScoringRequest[], temperature: n
         probeWeights.set(probe.weights, probeAt);
         probeCells.fill(flat, probeAt, probeAt + probe.ids.length);
         probeAt += probe.ids.length;
+        normProducts[flat] = norm(probe.weights) * contextNorm;
         cellOffsets[flat] = cell.offset;
         cellPadding[flat] = 0;
       });
@@ -91,7 +97,7 @@ export function packRequests(requests: readonly ScoringRequest[], temperature: n
     contextAt += ids.length;
   });
 
-  return { contextWeights, contextRequests, probeIds, probeWeights, probeCells, groupRequests, cellOffsets, cellPadding, groups, width, scale: 1 / temperature, firstRows };
+  return { contextWeights, probeIds, probeWeights, probeCells, normProducts, cellOffsets, cellPadding, groups, width, scale: 1 / temperature, firstRows };
 }
 
 /** One request alone. */

@@ -9,29 +9,24 @@
 // whether it runs alone or with others.
 //
 // The packer matches each probe feature with the feature of the same bucket in its own request's
-// context (both are sparse, distinct ids), and passes the position of that context feature, or
-// one past the last when the context lacks the bucket: the graph then looks weights up in the
-// concatenated context weights followed by one zero.
+// context (both are sparse, distinct ids), and passes the position of that context weight, or the
+// position of the one zero that ends the context weights when the context lacks the bucket.
 //
 // Inputs
-//   context_weights  float [context_features]  signed weights of every context's distinct buckets, concatenated
-//   context_requests int32 [context_features]  request (0-based) of each context feature
-//   probe_ids        int32 [probe_features]    position in context_weights of the matching context feature, or context_features
-//   probe_weights    float [probe_features]    signed weights of every probe, concatenated (distinct buckets within a probe)
-//   probe_cells      int32 [probe_features]    flat grid cell (group * width + cell) of each feature
-//   group_requests   int32 [groups]            request of each row
-//   cell_offsets     float [groups, width]     subtracted from a cell's similarity before scaling
-//   cell_padding     float [groups, width]     0 for a real cell, -inf for padding
-//   scale            float []                  1 / temperature
+//   context_weights  float [context_features + 1]  signed weights of every context's distinct buckets, concatenated, then 0
+//   probe_ids        int32 [probe_features]        position in context_weights of the matching context feature, or of the final 0
+//   probe_weights    float [probe_features]        signed weights of every probe, concatenated (distinct buckets within a probe)
+//   probe_cells      int32 [probe_features]        flat grid cell (group * width + cell) of each feature
+//   norm_products    float [groups, width]         L2 norm of the cell's probe times that of its request's context (0 for padding)
+//   cell_offsets     float [groups, width]         subtracted from a cell's similarity before scaling
+//   cell_padding     float [groups, width]         0 for a real cell, -inf for padding
+//   scale            float []                      1 / temperature
 //
 // Graph
-//   probe_hits     = Gather(Concat(context_weights, [0]), probe_ids)
-//   cell_dots      = ScatterElements(zeros[cells], probe_cells, probe_hits * probe_weights, add)
-//   cell_norms     = Sqrt(ScatterElements(zeros[cells], probe_cells, probe_weights², add))
-//   context_norms  = Sqrt(ScatterElements(zeros[groups], context_requests, context_weights², add))   (one per request)
-//   cell_context_norms = Expand(Gather(context_norms, group_requests), [groups, width])
-//   similarity     = cell_dots / max(cell_norms * cell_context_norms, tiny)      (exact cosine)
-//   logits         = (similarity - cell_offsets) * scale
+//   probe_hits  = Gather(context_weights, probe_ids)
+//   cell_dots   = ScatterElements(zeros[cells], probe_cells, probe_hits * probe_weights, add)
+//   similarity  = Reshape(cell_dots, [groups, width]) / max(norm_products, tiny)      (exact cosine)
+//   logits      = (similarity - cell_offsets) * scale
 //
 // Outputs
 //   similarity          float [groups, width]  cosine of the context with each cell's probe
@@ -42,6 +37,11 @@
 // with their product, so 16 questions against an 8,000-character context stay cheap, and a batch
 // costs the sum of its requests (an earlier design scattered each context into a dense vector of
 // every bucket, 1 MiB per run whatever the request).
+//
+// The norms come in as an input: they are sums over one vector each, which the packer has in
+// hand, while computing them in the graph took 14 of its 29 nodes (scatters of squares, square
+// roots, gathers and expands back onto the grid). Each node costs a run a fixed 2-3 µs whatever
+// its size, so that halved the fixed cost of a run, which a lone request pays in full.
 import onnxProto from 'onnx-proto';
 import type { onnx as OnnxSchema } from 'onnx-proto';
 import { BUCKET_BITS } from './features.ts';
@@ -53,9 +53,9 @@ export const MODEL_IR_VERSION = 8;
 export const MODEL_OPSET = 17;
 export const MODEL_PRODUCER = 'decision-service-reference';
 /** Bump when the graph or the feature design changes: it is recorded in the model's metadata. */
-export const MODEL_VERSION = 2;
+export const MODEL_VERSION = 3;
 
-export const MODEL_INPUTS = ['context_weights', 'context_requests', 'probe_ids', 'probe_weights', 'probe_cells', 'group_requests', 'cell_offsets', 'cell_padding', 'scale'] as const;
+export const MODEL_INPUTS = ['context_weights', 'probe_ids', 'probe_weights', 'probe_cells', 'norm_products', 'cell_offsets', 'cell_padding', 'scale'] as const;
 export const MODEL_OUTPUTS = ['similarity', 'group_probabilities', 'cell_probabilities'] as const;
 export type ModelInputName = (typeof MODEL_INPUTS)[number];
 export type ModelOutputName = (typeof MODEL_OUTPUTS)[number];
@@ -106,41 +106,23 @@ function scatterAdd(data: string, indices: string, updates: string, output: stri
 
 function graphNodes(): OnnxSchema.INodeProto[] {
   return [
-    // Each probe feature looks up the weight of its bucket in its request's context (zero when
-    // the context lacks it): summed per cell, that is the dot product of the cell's probe with
-    // the context.
-    node('Constant', [], 'missing_weight', [tensorAttribute('value', scalarFloat(0))]),
-    node('Concat', ['context_weights', 'missing_weight'], 'context_lookup', [intAttribute('axis', 0)]),
-    node('Gather', ['context_lookup', 'probe_ids'], 'probe_hits', [intAttribute('axis', 0)]),
+    // Each probe feature looks up the weight of its bucket in its request's context (the final
+    // zero when the context lacks it): summed per cell, that is the dot product of the cell's
+    // probe with the context.
+    node('Gather', ['context_weights', 'probe_ids'], 'probe_hits', [intAttribute('axis', 0)]),
     node('Mul', ['probe_hits', 'probe_weights'], 'probe_products'),
-    node('Mul', ['probe_weights', 'probe_weights'], 'probe_squares'),
     node('Constant', [], 'flat', [tensorAttribute('value', int64Vector([-1]))]),
-    node('Reshape', ['cell_offsets', 'flat'], 'cell_offsets_flat'),
-    node('Shape', ['cell_offsets_flat'], 'cell_count'),
+    node('Reshape', ['norm_products', 'flat'], 'norm_products_flat'),
+    node('Shape', ['norm_products_flat'], 'cell_count'),
     node('ConstantOfShape', ['cell_count'], 'empty_cells', [tensorAttribute('value', scalarFloat(0))]),
     scatterAdd('empty_cells', 'probe_cells', 'probe_products', 'cell_dots'),
-    scatterAdd('empty_cells', 'probe_cells', 'probe_squares', 'cell_norms_squared'),
-    node('Sqrt', ['cell_norms_squared'], 'cell_norms'),
-
-    // The L2 norm of each request's context, spread over the cells of that request's rows.
-    node('Mul', ['context_weights', 'context_weights'], 'context_squares'),
-    node('Shape', ['group_requests'], 'group_count'),
-    node('ConstantOfShape', ['group_count'], 'empty_groups', [tensorAttribute('value', scalarFloat(0))]),
-    scatterAdd('empty_groups', 'context_requests', 'context_squares', 'context_norms_squared'),
-    node('Sqrt', ['context_norms_squared'], 'context_norms'),
-    node('Gather', ['context_norms', 'group_requests'], 'group_context_norms', [intAttribute('axis', 0)]),
-    node('Constant', [], 'column', [tensorAttribute('value', int64Vector([-1, 1]))]),
-    node('Reshape', ['group_context_norms', 'column'], 'group_context_norms_column'),
-    node('Shape', ['cell_offsets'], 'grid_shape'),
-    node('Expand', ['group_context_norms_column', 'grid_shape'], 'grid_context_norms'),
-    node('Reshape', ['grid_context_norms', 'flat'], 'cell_context_norms'),
 
     // Cosine similarity, laid back onto the grid.
-    node('Mul', ['cell_norms', 'cell_context_norms'], 'norm_products'),
+    node('Shape', ['norm_products'], 'grid_shape'),
+    node('Reshape', ['cell_dots', 'grid_shape'], 'grid_dots'),
     node('Constant', [], 'min_norm_product', [tensorAttribute('value', { dataType: FLOAT, dims: [], floatData: [MIN_NORM_PRODUCT] })]),
     node('Max', ['norm_products', 'min_norm_product'], 'safe_norm_products'),
-    node('Div', ['cell_dots', 'safe_norm_products'], 'similarity_flat'),
-    node('Reshape', ['similarity_flat', 'grid_shape'], 'similarity'),
+    node('Div', ['grid_dots', 'safe_norm_products'], 'similarity'),
 
     // Probabilities: a softmax over each question's cells, and a sigmoid of each cell alone.
     node('Sub', ['similarity', 'cell_offsets'], 'centred_similarity'),
@@ -168,12 +150,11 @@ export function buildDecisionModel(): Uint8Array {
       name: 'decision_scorer',
       node: graphNodes(),
       input: [
-        tensorValue('context_weights', FLOAT, ['context_features']),
-        tensorValue('context_requests', INT32, ['context_features']),
+        tensorValue('context_weights', FLOAT, ['context_lookup']),
         tensorValue('probe_ids', INT32, ['probe_features']),
         tensorValue('probe_weights', FLOAT, ['probe_features']),
         tensorValue('probe_cells', INT32, ['probe_features']),
-        tensorValue('group_requests', INT32, ['groups']),
+        tensorValue('norm_products', FLOAT, ['groups', 'width']),
         tensorValue('cell_offsets', FLOAT, ['groups', 'width']),
         tensorValue('cell_padding', FLOAT, ['groups', 'width']),
         tensorValue('scale', FLOAT, []),

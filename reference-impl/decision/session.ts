@@ -45,11 +45,10 @@ export async function openScoringSession(modelBytes: Uint8Array): Promise<Scorin
     async run(batch) {
       const feeds: Record<string, ort.Tensor> = {
         context_weights: new ort.Tensor('float32', batch.contextWeights, [batch.contextWeights.length]),
-        context_requests: new ort.Tensor('int32', batch.contextRequests, [batch.contextRequests.length]),
         probe_ids: new ort.Tensor('int32', batch.probeIds, [batch.probeIds.length]),
         probe_weights: new ort.Tensor('float32', batch.probeWeights, [batch.probeWeights.length]),
         probe_cells: new ort.Tensor('int32', batch.probeCells, [batch.probeCells.length]),
-        group_requests: new ort.Tensor('int32', batch.groupRequests, [batch.groupRequests.length]),
+        norm_products: new ort.Tensor('float32', batch.normProducts, [batch.groups, batch.width]),
         cell_offsets: new ort.Tensor('float32', batch.cellOffsets, [batch.groups, batch.width]),
         cell_padding: new ort.Tensor('float32', batch.cellPadding, [batch.groups, batch.width]),
         scale: new ort.Tensor('float32', Float32Array.of(batch.scale), []),
