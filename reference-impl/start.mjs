@@ -21,7 +21,7 @@
 // Nothing here runs at install time (the kit installs with ignore-scripts), and the server runs
 // in this very process: a SIGTERM to it reaches the server's own graceful shutdown.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -129,7 +129,7 @@ async function referenceValidatorsCode(build, partialPrefix) {
   }
 }
 
-/** Bundles and code caches of earlier sources, older than an hour so that no server still starting needs them. */
+/** Bundles and code caches of earlier sources unused for an hour, so that no server still starting needs them. */
 function removeStaleBundles(current) {
   for (const name of readdirSync(cacheDir)) {
     const path = join(cacheDir, name);
@@ -189,7 +189,13 @@ function compiledBundle(file) {
 }
 
 const bundled = join(cacheDir, `serve-${sourcesHash()}.cjs`);
-if (!existsSync(bundled)) await bundle(bundled);
+if (existsSync(bundled)) {
+  // Its time is its last use: removeStaleBundles keeps what is used, and the newest is the current one.
+  const now = new Date();
+  utimesSync(bundled, now, now);
+} else {
+  await bundle(bundled);
+}
 const { run, writeCache } = compiledBundle(bundled);
 const bundleModule = { exports: {} };
 // Dependencies are external: they resolve from the bundle's folder up to the kit's node_modules.

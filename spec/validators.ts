@@ -111,11 +111,14 @@ const compiled = new Map<string, ValidateFunction>();
 function compiledSchema(name: string, mode: ValidationMode): ValidateFunction {
   if (!(name in componentSchemas)) throw new Error(`No component schema ${name} in the spec`);
   const key = `${mode}:${name}`;
-  let validate = compiled.get(key) ?? (mode === 'reference' ? precompiledReference?.[name] : undefined);
+  let validate = compiled.get(key);
   if (!validate) {
-    sharedAjv ??= createAjv();
-    validate = sharedAjv.getSchema(`${BUNDLE_ID[mode]}#/$defs/${name}`);
-    if (!validate) throw new Error(`ajv could not compile ${name}`);
+    validate = mode === 'reference' ? precompiledReference?.[name] : undefined;
+    if (!validate) {
+      sharedAjv ??= createAjv();
+      validate = sharedAjv.getSchema(`${BUNDLE_ID[mode]}#/$defs/${name}`);
+      if (!validate) throw new Error(`ajv could not compile ${name}`);
+    }
     compiled.set(key, validate);
   }
   return validate;

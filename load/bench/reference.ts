@@ -179,8 +179,9 @@ try {
   });
   const atHalf = summary((round) => round.atHalf);
   const atEighty = summary((round) => round.atEighty);
-  const half = Math.floor(median(rounds.map((round) => round.maxRps)) * 0.5);
-  const eighty = Math.floor(median(rounds.map((round) => round.maxRps)) * 0.8);
+  const medianMax = median(rounds.map((round) => round.maxRps));
+  const half = Math.floor(medianMax * 0.5);
+  const eighty = Math.floor(medianMax * 0.8);
   // The same open loop against bare Fastify: the floor this machine and generator can resolve.
   // When the floor's own p99 is above a target, the machine is too busy to judge that target.
   const floorAtHalf = await latencyAt('bare Fastify at the median 50 % rate', bare.baseUrl, half);

@@ -1,8 +1,9 @@
 // The bundled start (start.mjs) runs the same server as the TypeScript sources: every reader it
 // loads on first upload (file-type, music-metadata, pdf.js, fflate, tesseract.js, the audio
-// worker) loads from the CommonJS bundle, and the start leaves V8's code cache beside the bundle.
+// worker) loads from the CommonJS bundle, which carries the request validators compiled at
+// bundle time, and the start leaves V8's code cache beside the bundle.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,11 +41,25 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('the start leaves a V8 code cache beside the bundle it ran', () => {
-  const files = readdirSync(cacheDir);
-  const bundles = files.filter((name) => /^serve-[0-9a-f]+\.cjs$/.test(name));
+/** The bundle this start ran: the newest, as every start marks the bundle it runs as just used. */
+function currentBundle(): string {
+  const bundles = readdirSync(cacheDir).filter((name) => /^serve-[0-9a-f]+\.cjs$/.test(name));
   expect(bundles.length).toBeGreaterThan(0);
-  expect(bundles.some((bundle) => files.some((name) => name.startsWith(`${bundle}.`) && name.endsWith('.v8cache')))).toBe(true);
+  return bundles.sort((a, b) => statSync(join(cacheDir, b)).mtimeMs - statSync(join(cacheDir, a)).mtimeMs)[0]!;
+}
+
+test('the start leaves a V8 code cache beside the bundle it ran', async () => {
+  const bundle = currentBundle();
+  // Written right after the server listens, so it may land a moment after the address is printed.
+  const hasCache = () => readdirSync(cacheDir).some((name) => name.startsWith(`${bundle}.`) && name.endsWith('.v8cache'));
+  for (let waited = 0; !hasCache() && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(hasCache()).toBe(true);
+});
+
+test('the bundle carries the validators compiled at bundle time, in place of the empty module', () => {
+  const text = readFileSync(join(cacheDir, currentBundle()), 'utf8');
+  expect(text).toContain('// precompiled-validators:standalone');
+  expect(text).not.toContain('// spec/precompiled-validators.ts');
 });
 
 test.each(Object.keys(acceptedSamples))('a %s upload is read by the bundled server and decided on', { timeout: 60_000 }, async (mimeType) => {
