@@ -12,7 +12,7 @@
 // Each feature hashes (FNV-1a, then the murmur3 finaliser) to a bucket and a sign; the sign makes
 // collisions cancel on average instead of piling up. Repeats are damped: a feature seen c times
 // counts sqrt(c), so a long context that repeats one word does not swamp everything else it says.
-import { tokenise, type Clauses } from './tokens.ts';
+import { readWords, type WordSink } from './tokens.ts';
 
 export const BUCKET_BITS = 18;
 export const BUCKET_COUNT = 1 << BUCKET_BITS;
@@ -85,9 +85,14 @@ function finalise(h: number): number {
  */
 class FeatureAccumulator {
   private readonly counts = new Int32Array(KIND_COUNT * BUCKET_COUNT);
-  private readonly touchedSlots: number[] = [];
   private readonly values = new Float64Array(BUCKET_COUNT);
-  private readonly touchedBuckets: number[] = [];
+  // Slots and buckets touched by the current text, as typed arrays kept from text to text: an
+  // array of numbers emptied with `length = 0` gives up its storage, and growing it again for
+  // every request was a third of the server's allocations (and so of its scavenges).
+  // A slot whose count returns to 0 can be listed twice; drain skips it the second time.
+  private touchedSlots = new Int32Array(4096);
+  private touchedSlotCount = 0;
+  private touchedBuckets = new Int32Array(4096);
   // The distinct buckets of one text go here, then are copied out at their exact length: cheaper
   // than growing arrays of numbers and converting them.
   private readonly outIds = new Int32Array(BUCKET_COUNT);
@@ -95,23 +100,39 @@ class FeatureAccumulator {
 
   add(kind: number, hash: number): void {
     const slot = kind * BUCKET_COUNT + (hash & BUCKET_MASK);
-    if (this.counts[slot] === 0) this.touchedSlots.push(slot);
+    if (this.counts[slot] === 0) {
+      if (this.touchedSlotCount === this.touchedSlots.length) this.growTouched();
+      this.touchedSlots[this.touchedSlotCount++] = slot;
+    }
     this.counts[slot]! += hash >>> 31 === 1 ? -1 : 1;
   }
 
+  /** Twice the room; kept for later texts. touchedBuckets never lists more than touchedSlots. */
+  private growTouched(): void {
+    const slots = new Int32Array(this.touchedSlots.length * 2);
+    slots.set(this.touchedSlots);
+    this.touchedSlots = slots;
+    this.touchedBuckets = new Int32Array(slots.length);
+  }
+
   drain(): SparseVector {
-    for (const slot of this.touchedSlots) {
+    const slots = this.touchedSlots;
+    const buckets = this.touchedBuckets;
+    let bucketCount = 0;
+    for (let i = 0; i < this.touchedSlotCount; i += 1) {
+      const slot = slots[i]!;
       const count = this.counts[slot]!;
       if (count === 0) continue;
       this.counts[slot] = 0;
       const bucket = slot & BUCKET_MASK;
       const weight = KIND_WEIGHT[slot >>> BUCKET_BITS]!;
-      if (this.values[bucket] === 0) this.touchedBuckets.push(bucket);
+      if (this.values[bucket] === 0) buckets[bucketCount++] = bucket;
       this.values[bucket]! += Math.sign(count) * Math.sqrt(Math.abs(count)) * weight;
     }
-    this.touchedSlots.length = 0;
+    this.touchedSlotCount = 0;
     let count = 0;
-    for (const bucket of this.touchedBuckets) {
+    for (let i = 0; i < bucketCount; i += 1) {
+      const bucket = buckets[i]!;
       const value = this.values[bucket]!;
       if (value === 0) continue;
       this.values[bucket] = 0;
@@ -119,7 +140,6 @@ class FeatureAccumulator {
       this.outWeights[count] = value;
       count += 1;
     }
-    this.touchedBuckets.length = 0;
     return { ids: this.outIds.slice(0, count), weights: this.outWeights.slice(0, count) };
   }
 }
@@ -153,26 +173,45 @@ function wordHashes(word: string): WordHashes {
   return hashes;
 }
 
-function addClauses(accumulator: FeatureAccumulator, clauses: Clauses, polarity: Polarity): void {
-  const flip = polarity === 'flipped';
-  // Stopwords are skipped (bigrams join the words around them) unless they are all there is.
-  const keepStopwords = clauses.every((clause) => clause.every((word) => word.stopword));
-  for (const clause of clauses) {
-    let previous: WordHashes | undefined;
-    for (const word of clause) {
-      if (word.stopword && !keepStopwords) continue;
-      const negated = word.negated !== flip ? 1 : 0;
-      const hashes = wordHashes(word.text);
-      accumulator.add(KIND_WORD, hashes.unigram[negated]);
-      if (previous !== undefined) {
-        // The predecessor's state under this word's polarity, the joiner, then this word.
-        accumulator.add(KIND_BIGRAM, finalise(fnvString(fnvUnit(previous.bigramPrefix[negated], BIGRAM_JOINER), word.text)));
-      }
-      for (const gram of hashes.charGrams) accumulator.add(KIND_CHAR_GRAM, gram);
-      previous = hashes;
+/**
+ * Hashes each word into the accumulator as readWords reads it, with the bigram it forms with the
+ * word before it in its clause. One sink serves every text: synchronous use only.
+ */
+class WordFeatureSink implements WordSink {
+  flip = false;
+  keepStopwords = false;
+  contentWords = 0;
+  private previous: WordHashes | undefined;
+
+  constructor(private readonly accumulator: FeatureAccumulator) {}
+
+  start(polarity: Polarity, keepStopwords: boolean): void {
+    this.flip = polarity === 'flipped';
+    this.keepStopwords = keepStopwords;
+    this.contentWords = 0;
+    this.previous = undefined;
+  }
+
+  word(text: string, negatedAsWritten: boolean, stopword: boolean): void {
+    if (!stopword) this.contentWords += 1;
+    else if (!this.keepStopwords) return;
+    const negated = negatedAsWritten !== this.flip ? 1 : 0;
+    const hashes = wordHashes(text);
+    this.accumulator.add(KIND_WORD, hashes.unigram[negated]);
+    if (this.previous !== undefined) {
+      // The predecessor's state under this word's polarity, the joiner, then this word.
+      this.accumulator.add(KIND_BIGRAM, finalise(fnvString(fnvUnit(this.previous.bigramPrefix[negated], BIGRAM_JOINER), text)));
     }
+    for (const gram of hashes.charGrams) this.accumulator.add(KIND_CHAR_GRAM, gram);
+    this.previous = hashes;
+  }
+
+  clauseEnd(): void {
+    this.previous = undefined;
   }
 }
+
+let sharedSink: WordFeatureSink | undefined;
 
 /** The code points of the word being split into character grams, between boundary marks (reused). */
 let gramUnits = new Int32Array(64);
@@ -205,7 +244,15 @@ function charGramHashes(word: string): Int32Array {
 /** The sparse feature vector of a text; empty when the text has no word. */
 export function featureVector(text: string, polarity: Polarity = 'as-written'): SparseVector {
   sharedAccumulator ??= new FeatureAccumulator();
-  addClauses(sharedAccumulator, tokenise(text), polarity);
+  sharedSink ??= new WordFeatureSink(sharedAccumulator);
+  sharedSink.start(polarity, false);
+  readWords(text, sharedSink);
+  // Stopwords are skipped (bigrams join the words around them) unless they are all there is:
+  // such a text (an option id "a") added nothing, and is read again keeping them.
+  if (sharedSink.contentWords === 0) {
+    sharedSink.start(polarity, true);
+    readWords(text, sharedSink);
+  }
   return sharedAccumulator.drain();
 }
 

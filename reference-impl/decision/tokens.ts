@@ -80,33 +80,37 @@ export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
 }
 
+/** Receives each word of a text in order, and clauseEnd at clause punctuation and at the end. */
+export interface WordSink {
+  word(text: string, negated: boolean, stopword: boolean): void;
+  clauseEnd(): void;
+}
+
 /**
- * Splits a text into clauses of words and marks the words a negation cue governs: up to
+ * Reads a text word by word and marks the words a negation cue governs: up to
  * NEGATION_SCOPE_WORDS content words after "not", "never", "don't"… until clause punctuation or
  * a word such as "but". The cue itself is not negated. This is the classic scope heuristic of lexical
  * sentiment analysis; it lets "did not ask for a refund" differ from "asked for a refund".
+ * features.ts hashes words as they come: no word object is made for a context.
  */
-export function tokenise(text: string): Clauses {
-  const clauses: Clauses = [];
-  let clause: Word[] = [];
+export function readWords(text: string, sink: WordSink): void {
   let scopeLeft = 0;
   const onToken = (word: string | undefined): void => {
     if (word === undefined) {
       // Clause punctuation.
-      if (clause.length > 0) clauses.push(clause);
-      clause = [];
+      sink.clauseEnd();
       scopeLeft = 0;
       return;
     }
     const stopword = isStopword(word);
     if (isNegationCue(word)) {
-      clause.push({ text: word, negated: false, stopword });
+      sink.word(word, false, stopword);
       scopeLeft = NEGATION_SCOPE_WORDS;
     } else if (SCOPE_BREAKERS.has(word)) {
-      clause.push({ text: word, negated: false, stopword });
+      sink.word(word, false, stopword);
       scopeLeft = 0;
     } else {
-      clause.push({ text: word, negated: scopeLeft > 0, stopword });
+      sink.word(word, scopeLeft > 0, stopword);
       if (scopeLeft > 0 && !stopword) scopeLeft -= 1;
     }
   };
@@ -114,6 +118,19 @@ export function tokenise(text: string): Clauses {
   if (NON_ASCII.test(normalised)) patternTokens(normalised, onToken);
   else asciiTokens(normalised, onToken);
   onToken(undefined);
+}
+
+/** A text's words grouped by clause, as readWords reads them. */
+export function tokenise(text: string): Clauses {
+  const clauses: Clauses = [];
+  let clause: Word[] = [];
+  readWords(text, {
+    word: (word, negated, stopword) => clause.push({ text: word, negated, stopword }),
+    clauseEnd: () => {
+      if (clause.length > 0) clauses.push(clause);
+      clause = [];
+    },
+  });
   return clauses;
 }
 

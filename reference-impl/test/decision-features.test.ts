@@ -47,6 +47,17 @@ describe('feature vectors', () => {
     for (const weight of vector.weights) expect(Number.isFinite(weight) && weight !== 0).toBe(true);
   });
 
+  test('a text with more features than the scratch lists first hold: every id once, and nothing left over for the next text', () => {
+    const short = 'The parcel arrived late and I want a refund.';
+    const before = featureVector(short);
+    // 20,000 distinct words, each with its own unigram, bigram and character grams.
+    const long = featureVector(Array.from({ length: 20_000 }, (_, index) => `w${index.toString(36)}q`).join(' '));
+    expect(long.ids.length).toBeGreaterThan(10_000);
+    expect(new Set(long.ids).size).toBe(long.ids.length);
+    for (const weight of long.weights) expect(Number.isFinite(weight) && weight !== 0).toBe(true);
+    expect(featureVector(short)).toEqual(before);
+  });
+
   test('the same text always gives the same vector', () => {
     const text = 'Mon colis est arrivé en retard 📦, and I want a refund!';
     expect(featureVector(text)).toEqual(featureVector(text));
