@@ -10,15 +10,17 @@
 // Figures depend on the machine and on what else runs on it: the script prints, it asserts nothing.
 //   BENCH_DURATION_S (default 6) seconds per throughput measurement; BENCH_ROUNDS (default 3)
 //   throughput rounds; BENCH_LATENCY_ROUNDS (default 5) latency rounds of 4 s per rate;
-//   BENCH_SPAWNS (default 5) cold starts.
+//   BENCH_SPAWNS (default 5) cold starts. Each latency round ends by measuring the max again, and
+//   prints how busy the server's main thread was (Linux): both explain a round, neither judges it.
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPrismMock } from '../../mock/prism.ts';
 import { coldStart, type ColdStart } from './cold-start.ts';
+import { cpuCounters, stealShare } from './machine.ts';
 import { openLoop, openLoopPool, pooledPercentile, type OpenLoopResult } from './open-loop.ts';
-import { startServerProcess } from './server-process.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -96,33 +98,64 @@ function medianRound(contender: Contender): Throughput {
 /** a / b in each round, the same round for both. */
 const roundRatios = (a: Contender, b: Contender): number[] => a.rounds.map((round, index) => round.rps / b.rounds[index]!.rps);
 
-async function latencyAt(name: string, url: string, ratePerSecond: number, warmUpS = WARM_UP_S, durationS = DURATION_S): Promise<OpenLoopResult> {
+/** An open loop's figures, with the server's main-thread and the host's shares of the time when known. */
+interface LatencyMeasurement extends OpenLoopResult {
+  /** Share (0–1) of the wall time the server's main thread was running. */
+  busy?: number;
+  /** Share (0–1) of this machine's CPU time its host took (machine.ts). */
+  steal?: number;
+}
+
+const percent = (share: number | undefined) => (share === undefined ? 'n/a' : `${fmt(100 * share, 1)} %`);
+
+/**
+ * An open loop at a fixed rate after a warm-up at the same rate. With the server's process at
+ * hand, also how busy its main thread was while measured: at a given fraction of the max, that
+ * share says how much headroom the server really had (an open loop batches less than the closed
+ * loop that measured the max, and the machine's speed may have changed since). And how much of
+ * the machine's CPU its host took meanwhile.
+ */
+async function latencyAt(name: string, url: string, ratePerSecond: number, warmUpS = WARM_UP_S, durationS = DURATION_S, server?: ServerProcess): Promise<LatencyMeasurement> {
   progress(`${name}: open loop at ${ratePerSecond} req/s, ${warmUpS} s warm-up then ${durationS} s`);
   // The warm-up's connections carry the measurement too: none is opened while it runs.
   const pool = openLoopPool(url);
   const at = (seconds: number) => openLoop({ url, path: '/v1/decide', headers, body, ratePerSecond, durationS: seconds, pool });
   await at(warmUpS);
+  const cpuBefore = server?.mainThreadCpuMs();
+  const machineBefore = cpuCounters();
+  const started = performance.now();
   const result = await at(durationS);
+  const cpuAfter = server?.mainThreadCpuMs();
+  const steal = stealShare(machineBefore, cpuCounters());
+  const busy = cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / (performance.now() - started) : undefined;
   await pool.close();
-  console.log(`  ${name.padEnd(28)} ${ratePerSecond} req/s scheduled, ${fmt(result.achievedRate, 0)} achieved, ${result.errors} errors: p50 ${fmt(result.p50, 3)} ms, p99 ${fmt(result.p99, 3)} ms`);
-  return result;
+  const shares = `${busy === undefined ? '' : `, server main thread busy ${percent(busy)}`}${steal === undefined ? '' : `, host steal ${percent(steal)}`}`;
+  console.log(`  ${name.padEnd(28)} ${ratePerSecond} req/s scheduled, ${fmt(result.achievedRate, 0)} achieved, ${result.errors} errors: p50 ${fmt(result.p50, 3)} ms, p99 ${fmt(result.p99, 3)} ms${shares}`);
+  return { ...result, ...(busy === undefined ? {} : { busy }), ...(steal === undefined ? {} : { steal }) };
 }
 
 interface LatencyRound {
   maxRps: number;
-  atHalf: OpenLoopResult;
-  atEighty: OpenLoopResult;
+  /** The max measured again after the round: how far the machine's speed moved while it ran. */
+  maxAfterRps: number;
+  atHalf: LatencyMeasurement;
+  atEighty: LatencyMeasurement;
 }
 
-async function latencyRounds(url: string): Promise<LatencyRound[]> {
+async function latencyRounds(server: ServerProcess): Promise<LatencyRound[]> {
   const rounds: LatencyRound[] = [];
+  const maxNow = async (when: string) => {
+    const rps = (await closedLoop(server.baseUrl, LATENCY_S)).rps;
+    console.log(`  reference max ${when.padEnd(17)}${fmt(rps, 0).padStart(7)} req/s`);
+    return rps;
+  };
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
     progress(`latency round ${round + 1} of ${LATENCY_ROUNDS}: the reference's max rate now, ${LATENCY_S} s closed loop`);
-    const maxRps = (await closedLoop(url, LATENCY_S)).rps;
-    console.log(`  reference max now              ${fmt(maxRps, 0).padStart(7)} req/s`);
-    const atHalf = await latencyAt('reference at 50 %', url, Math.floor(maxRps * 0.5), LATENCY_WARM_UP_S, LATENCY_S);
-    const atEighty = await latencyAt('reference at 80 %', url, Math.floor(maxRps * 0.8), LATENCY_WARM_UP_S, LATENCY_S);
-    rounds.push({ maxRps, atHalf, atEighty });
+    const maxRps = await maxNow('now');
+    const atHalf = await latencyAt('reference at 50 %', server.baseUrl, Math.floor(maxRps * 0.5), LATENCY_WARM_UP_S, LATENCY_S, server);
+    const atEighty = await latencyAt('reference at 80 %', server.baseUrl, Math.floor(maxRps * 0.8), LATENCY_WARM_UP_S, LATENCY_S, server);
+    const maxAfterRps = await maxNow('after the round');
+    rounds.push({ maxRps, maxAfterRps, atHalf, atEighty });
   }
   return rounds;
 }
@@ -171,8 +204,8 @@ try {
   // the server manages by the time it is sent. Each short round measures the max first, then sends
   // 50 % and 80 % of it; the verdict takes the median of the rounds' p99 (medians of several
   // short runs, not one noisy number), and the p99 of all their requests together is printed too.
-  const rounds = await latencyRounds(reference.baseUrl);
-  const summary = (pick: (round: LatencyRound) => OpenLoopResult) => ({
+  const rounds = await latencyRounds(reference);
+  const summary = (pick: (round: LatencyRound) => LatencyMeasurement) => ({
     p99: median(rounds.map((round) => pick(round).p99)),
     pooledP99: pooledPercentile(rounds.map(pick), 0.99),
     errors: rounds.reduce((total, round) => total + pick(round).errors, 0),
@@ -196,11 +229,20 @@ try {
   console.log(`  ${verdict(ratio >= TARGETS.throughputOverPrism)} decide throughput >= ${TARGETS.throughputOverPrism}x the Prism static mock: ${fmt(ratio)}x, median of ${ROUNDS} rounds (median throughputs ${fmt(referenceThroughput.rps, 0)} vs ${fmt(prismThroughput.rps, 0)} req/s)`);
   const floorNote = (floor: OpenLoopResult, target: number) =>
     `bare Fastify floor p99 ${fmt(floor.p99, 3)} ms${floor.p99 > target ? ': the machine is too busy to resolve this target now' : ''}`;
-  const perRound = (pick: (round: LatencyRound) => OpenLoopResult) => rounds.map((round) => fmt(pick(round).p99, 1)).join(', ');
+  const perRound = (pick: (round: LatencyRound) => LatencyMeasurement) => rounds.map((round) => fmt(pick(round).p99, 1)).join(', ');
+  const stealPerRound = (pick: (round: LatencyRound) => LatencyMeasurement) => rounds.map((round) => percent(pick(round).steal)).join(', ');
   console.log(`  ${verdict(atHalf.p99 <= TARGETS.p99AtHalfMs && atHalf.errors === 0)} p99 <= ${TARGETS.p99AtHalfMs} ms at 50 % of max (median rate ${half} req/s): median p99 ${fmt(atHalf.p99, 3)} ms of ${LATENCY_ROUNDS} rounds (rounds ${perRound((round) => round.atHalf)}; all requests together ${fmt(atHalf.pooledP99, 1)}), ${atHalf.errors} errors (${floorNote(floorAtHalf, TARGETS.p99AtHalfMs)})`);
   console.log(`  ${verdict(atEighty.p99 <= TARGETS.p99AtEightyPercentMs && atEighty.errors === 0)} p99 <= ${TARGETS.p99AtEightyPercentMs} ms at 80 % of max (median rate ${eighty} req/s): median p99 ${fmt(atEighty.p99, 3)} ms of ${LATENCY_ROUNDS} rounds (rounds ${perRound((round) => round.atEighty)}; all requests together ${fmt(atEighty.pooledP99, 1)}), ${atEighty.errors} errors (${floorNote(floorAtEighty, TARGETS.p99AtEightyPercentMs)})`);
   console.log(`  ${verdict(firstDecide <= TARGETS.firstDecideMedianMs)} spawn of npm run serve → first decide <= ${TARGETS.firstDecideMedianMs} ms (median of ${SPAWNS}): ${fmt(firstDecide, 0)} ms`);
   console.log(`  ${verdict(firstDecideViaNode <= TARGETS.firstDecideMedianMs)} spawn of node reference-impl/start.mjs → first decide <= ${TARGETS.firstDecideMedianMs} ms (median of ${SPAWNS}; npm's own start is the difference): ${fmt(firstDecideViaNode, 0)} ms`);
+  // Informative only, never part of a verdict: what the machine did while the latency rounds ran.
+  // The max measured again after each round shows whether the rate sent was still about the
+  // fraction it was meant to be; steal is the CPU time the host gave to other guests.
+  const steady = rounds.filter((round) => Math.abs(round.maxAfterRps / round.maxRps - 1) <= 0.15).length;
+  const moved = rounds.map((round) => `${round.maxAfterRps >= round.maxRps ? '+' : ''}${fmt((100 * (round.maxAfterRps - round.maxRps)) / round.maxRps, 0)} %`).join(', ');
+  console.log('Conditions of the latency rounds (they explain a round, they judge nothing):');
+  console.log(`  the max moved by ${moved} from before to after each round (${steady} of ${rounds.length} within 15 %)`);
+  console.log(`  host steal while measuring at 50 %: ${stealPerRound((round) => round.atHalf)}; at 80 %: ${stealPerRound((round) => round.atEighty)}`);
 } finally {
   await Promise.all([reference.stop(), bare.stop()]);
   rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // A server started as its own process for a benchmark: spawned, timed until it prints the address
 // it listens on, and stopped with SIGTERM (SIGKILL if it does not end within a few seconds).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const kitRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -11,7 +12,27 @@ export interface ServerProcess {
   listeningMs: number;
   /** Milliseconds since spawn, on the same clock as listeningMs. */
   sinceSpawn(): number;
+  /**
+   * CPU time of the process's main thread (the one that runs JavaScript) in milliseconds, from
+   * Linux's /proc; undefined elsewhere. What a benchmark divides by wall time to show how busy
+   * the server really was at a given load.
+   */
+  mainThreadCpuMs(): number | undefined;
   stop(): Promise<void>;
+}
+
+// Linux reports thread times in clock ticks of USER_HZ, 100 on every mainstream configuration.
+const TICKS_PER_SECOND = 100;
+
+function mainThreadCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
 }
 
 const STOP_GRACE_MS = 5_000;
@@ -41,7 +62,7 @@ export function startServerProcess(command: string, args: string[], options: { s
       if (!url) return;
       clearTimeout(timer);
       child.stdout!.removeAllListeners('data').resume();
-      resolve({ baseUrl: url, listeningMs: performance.now() - spawnedAt, sinceSpawn: () => performance.now() - spawnedAt, stop });
+      resolve({ baseUrl: url, listeningMs: performance.now() - spawnedAt, sinceSpawn: () => performance.now() - spawnedAt, mainThreadCpuMs: () => mainThreadCpuMs(child.pid), stop });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
