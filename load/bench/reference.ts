@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPrismMock } from '../../mock/prism.ts';
-import { coldStart, type ColdStart } from './cold-start.ts';
+import { coldStart, nodeStartCost, type ColdStart } from './cold-start.ts';
 import { cpuCounters, stealShare } from './machine.ts';
 import { openLoop, openLoopPool, pooledPercentile, type OpenLoopResult } from './open-loop.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
@@ -172,6 +172,12 @@ async function coldStarts(name: string, command: string, args: string[]): Promis
 
 console.log(`Reference server benchmark: decide with a 1,000-character context and 1 choice question of 4 options; ${DURATION_S} s per measurement.`);
 console.log('Cold start (a new process per spawn; the first start after a source change also bundles, see reference-impl/start.mjs):');
+// Variables of this environment that every Node start pays for: their cost is printed, not removed.
+const startTaxes = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'].filter((name) => process.env[name]);
+if (startTaxes.length > 0) {
+  const cost = nodeStartCost(startTaxes);
+  console.log(`  this environment sets ${startTaxes.join(', ')}: node -e '' takes ${fmt(cost.asIs, 0)} ms with it, ${fmt(cost.without, 0)} ms without (median of 5); npm run serve starts Node twice`);
+}
 const viaNpm = await coldStarts('npm run serve', 'npm', ['run', '--silent', 'serve', '--']);
 // The command `npm run serve` runs, without npm's own start: what a container's entry point runs.
 const viaNode = await coldStarts('node reference-impl/start.mjs', process.execPath, ['reference-impl/start.mjs']);

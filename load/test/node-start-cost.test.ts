@@ -1,0 +1,35 @@
+// bench:ref prints what a variable of the environment costs every Node start: the figure must
+// show a variable that slows Node down, and show nothing for one that does not.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { nodeStartCost } from '../bench/cold-start.ts';
+
+const saved = process.env.NODE_OPTIONS;
+const folders: string[] = [];
+afterEach(() => {
+  if (saved === undefined) delete process.env.NODE_OPTIONS;
+  else process.env.NODE_OPTIONS = saved;
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+test('a variable that makes every Node start spin for 300 ms costs about that much', { timeout: 30_000 }, () => {
+  const folder = mkdtempSync(join(tmpdir(), 'node-start-cost-'));
+  folders.push(folder);
+  const spin = join(folder, 'spin.cjs');
+  writeFileSync(spin, 'const end = Date.now() + 300; while (Date.now() < end);\n');
+  process.env.NODE_OPTIONS = `--require ${spin}`;
+  const cost = nodeStartCost(['NODE_OPTIONS'], 3);
+  expect(cost.asIs - cost.without).toBeGreaterThan(250);
+});
+
+test('a variable Node ignores costs nothing worth printing', { timeout: 30_000 }, () => {
+  process.env.DECISION_KIT_UNUSED = 'x';
+  try {
+    const cost = nodeStartCost(['DECISION_KIT_UNUSED'], 3);
+    expect(Math.abs(cost.asIs - cost.without)).toBeLessThan(150);
+  } finally {
+    delete process.env.DECISION_KIT_UNUSED;
+  }
+});
