@@ -1,7 +1,7 @@
 // Options of `decision-conformance run`: flags, then environment, then defaults.
 import { parseArgs } from 'node:util';
 import { ALL_CAPABILITIES, type Capability } from '../harness/check.ts';
-import { PROFILE_NAMES, type ProfileName } from '../reference-impl/server/profile.ts';
+import { choiceOverrides, PROFILE_NAMES, type ChoiceOverrides, type ProfileName } from '../reference-impl/server/profile.ts';
 
 export const SUITES = ['conformance', 'property'] as const;
 export type Suite = (typeof SUITES)[number];
@@ -11,6 +11,8 @@ export interface RunSettings {
   baseUrl?: string;
   /** The bundled server's choices on the spec's open points (without --base-url only). */
   referenceProfile: ProfileName;
+  /** Choices on single open points over that profile's (without --base-url only), e.g. an alternate served only alone. */
+  referenceChoices: ChoiceOverrides;
   keyA?: string;
   keyB?: string;
   expiry?: { key: string; ttlMs: number };
@@ -42,6 +44,8 @@ Target (without --base-url, the bundled reference server is started and tested):
   --expiry-ttl-seconds N      that project's asset lifetime, at most 60 (or env DECISION_EXPIRY_TTL_SECONDS)
   --capabilities LIST         what the target implements: ${ALL_CAPABILITIES.join(',')} (default: all)
   --reference-profile NAME    without --base-url: the bundled server's open-point choices, ${PROFILE_NAMES.join(' or ')} (default reference)
+  --reference-choice ID=NAME  without --base-url: the bundled server makes choice NAME (${PROFILE_NAMES.join(' or ')}) on open point ID,
+                              over the profile's (repeatable), e.g. upload-body-limit=alternate, an alternate served only alone
 
 Selection:
   --suite LIST                suites to run: ${SUITES.join(',')} (default: conformance)
@@ -116,6 +120,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
         'expiry-ttl-seconds': { type: 'string' },
         capabilities: { type: 'string' },
         'reference-profile': { type: 'string' },
+        'reference-choice': { type: 'string', multiple: true },
         suite: { type: 'string' },
         only: { type: 'string' },
         skip: { type: 'string' },
@@ -143,6 +148,14 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
   const referenceProfile = values['reference-profile'] ?? 'reference';
   if (!(PROFILE_NAMES as readonly string[]).includes(referenceProfile)) throw new UsageError(`--reference-profile must be ${PROFILE_NAMES.join(' or ')}; got "${referenceProfile}"`);
   if (baseUrl !== undefined && values['reference-profile'] !== undefined) throw new UsageError('--reference-profile is for the bundled reference server; it does not apply with --base-url');
+  if (baseUrl !== undefined && values['reference-choice'] !== undefined) throw new UsageError('--reference-choice is for the bundled reference server; it does not apply with --base-url');
+  let referenceChoices: ChoiceOverrides;
+  try {
+    // The bundled server's own parser: the same open-point ids and choice names as its --choice.
+    referenceChoices = choiceOverrides(values['reference-choice'] ?? []);
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace('--choice', '--reference-choice'));
+  }
 
   const expiryKey = values['expiry-api-key'] ?? env.DECISION_EXPIRY_API_KEY;
   const expiryTtl = values['expiry-ttl-seconds'] ?? env.DECISION_EXPIRY_TTL_SECONDS;
@@ -158,6 +171,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
   return {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     referenceProfile: referenceProfile as ProfileName,
+    referenceChoices,
     ...(keyA ? { keyA } : {}),
     ...(keyB ? { keyB } : {}),
     ...(expiryKey && expiryTtl ? { expiry: { key: expiryKey, ttlMs: positiveInteger('expiry-ttl-seconds', expiryTtl, 1) * 1000 } } : {}),

@@ -35,7 +35,7 @@ const readReports = (dir: string) => readdirSync(dir, { withFileTypes: true }).f
 
 describe('usage', () => {
   test('unknown options, bad values and keys without a target exit 2 with the reason', async () => {
-    const cases = [['run', '--expiry-api-key', 'svc_live_x', '--expiry-ttl-seconds', '3'], ['run', '--bogus'], ['run', '--timeout-ms', 'soon'], ['run', '--capabilities', 'video'], ['run', '--api-key', 'svc_live_x'], ['run', '--base-url', 'http://127.0.0.1:9'], ['frobnicate'], ['run', '--reference-profile', 'strict'], ['run', '--reference-profile', 'alternate', '--base-url', 'http://127.0.0.1:9', '--api-key', 'svc_live_x']];
+    const cases = [['run', '--expiry-api-key', 'svc_live_x', '--expiry-ttl-seconds', '3'], ['run', '--bogus'], ['run', '--timeout-ms', 'soon'], ['run', '--capabilities', 'video'], ['run', '--api-key', 'svc_live_x'], ['run', '--base-url', 'http://127.0.0.1:9'], ['frobnicate'], ['run', '--reference-profile', 'strict'], ['run', '--reference-profile', 'alternate', '--base-url', 'http://127.0.0.1:9', '--api-key', 'svc_live_x'], ['run', '--reference-choice', 'upload-body-limit'], ['run', '--reference-choice', 'upload-body-limit=strict'], ['run', '--reference-choice', 'no-such-point=alternate'], ['run', '--reference-choice', 'upload-body-limit=alternate', '--base-url', 'http://127.0.0.1:9', '--api-key', 'svc_live_x']];
     const runs = await Promise.all(cases.map((args) => cli(args)));
     runs.forEach((ran, i) => {
       expect(ran.code, cases[i]!.join(' ')).toBe(2);
@@ -74,6 +74,20 @@ describe('usage', () => {
     expect(otherSuite.stderr).toMatch(/AUTH-VALID-KEY in --only \(closest: PROP-/);
     expect(nothingLeft.stderr).toMatch(/leaves no check to run/);
   });
+});
+
+test('--reference-choice reaches the bundled server: its upload-body-limit alternate, served only alone, is observed and fails nothing', { timeout: 60_000 }, async () => {
+  const readCheck = (dir: string) => (JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { checks: Array<{ id: string; status: string; observation?: { matches_reference: boolean } }> }).checks[0]!;
+  const [chosenDir, defaultDir] = [reportDir(), reportDir()];
+  const [chosen, byDefault] = await Promise.all([
+    cli(['run', '--reference-choice', 'upload-body-limit=alternate', '--only', 'ASSET-UPLOAD-BODY-LIMIT', '--report-dir', chosenDir]),
+    cli(['run', '--only', 'ASSET-UPLOAD-BODY-LIMIT', '--report-dir', defaultDir]),
+  ]);
+  expect(chosen.code, chosen.stdout + chosen.stderr).toBe(0);
+  expect(chosen.stdout).toContain('(reference profile, upload-body-limit=alternate)');
+  expect(readCheck(chosenDir)).toMatchObject({ id: 'ASSET-UPLOAD-BODY-LIMIT', status: 'observed', observation: { matches_reference: false } });
+  expect(byDefault.code, byDefault.stdout + byDefault.stderr).toBe(0);
+  expect(readCheck(defaultDir)).toMatchObject({ id: 'ASSET-UPLOAD-BODY-LIMIT', status: 'observed', observation: { matches_reference: true } });
 });
 
 test('an unreachable target exits 2 with one line naming the URL, what failed and what to try', async () => {

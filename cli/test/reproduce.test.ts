@@ -132,6 +132,7 @@ describe('reproduce lines of a report', () => {
         expiry: { key: target.keyShortTtl, ttlMs: target.shortTtlMs },
         suites: ['conformance'],
         referenceProfile: 'reference',
+        referenceChoices: {},
         only: SAMPLE_CHECKS,
         skip: [],
         capabilities: ['multimodal', 'assets', 'noul', 'score', 'multi'],
