@@ -249,6 +249,10 @@ try {
   console.log('Conditions of the latency rounds (they explain a round, they judge nothing):');
   console.log(`  the max moved by ${moved} from before to after each round (${steady} of ${rounds.length} within 15 %)`);
   console.log(`  host steal while measuring at 50 %: ${stealPerRound((round) => round.atHalf)}; at 80 %: ${stealPerRound((round) => round.atEighty)}`);
+  // An open loop batches less, and runs on caches cooled by every idle moment: at a fraction of
+  // the closed-loop max, the server's main thread is busier than that fraction.
+  const busyPerRound = (pick: (round: LatencyRound) => LatencyMeasurement) => rounds.map((round) => percent(pick(round).busy)).join(', ');
+  if (rounds.some((round) => round.atHalf.busy !== undefined)) console.log(`  server main thread busy at 50 %: ${busyPerRound((round) => round.atHalf)}; at 80 %: ${busyPerRound((round) => round.atEighty)}`);
 } finally {
   await Promise.all([reference.stop(), bare.stop()]);
   rmSync(dataDir, { recursive: true, force: true });
