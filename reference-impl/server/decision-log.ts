@@ -2,6 +2,7 @@
 // so that feedback can be linked to a decision of the same project, across restarts.
 import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { createDecisionIndex } from './decision-index.ts';
 import { writeBuffer } from './write-buffer.ts';
 
 export interface DecisionRecord {
@@ -35,9 +36,6 @@ export interface DecisionLog {
 
 const keyOf = (projectId: string, requestId: string): string => `${projectId}\u0000${requestId}`;
 
-/** Distinct question sets whose JSON the decision index shares between decisions. */
-const SHARED_QUESTION_SETS = 1024;
-
 /** Reads a JSON-lines file, skipping a torn last line or any corrupt line instead of failing. */
 function readLines<T>(path: string, onCorrupt: (line: number) => void): T[] {
   if (!existsSync(path)) return [];
@@ -58,25 +56,12 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
   const decisionsPath = join(dataDir, 'decisions.jsonl');
   const feedbackPath = join(dataDir, 'feedback.jsonl');
 
-  // Every decision ever made stays findable, so the index holds a key and the question ids as
-  // JSON per decision rather than the record's objects; the JSON of question sets seen recently
-  // is one shared string (callers send the same questions again and again). A long-running
-  // server's heap, and the garbage collector's work on it, grow as little as they can: 150 bytes
-  // per decision instead of 188, one new string instead of two (200,000 decisions, heap after a
-  // full GC; a full GC over them 24 instead of 34 ms).
-  const decisions = new Map<string, string>();
-  const sharedQuestionSets = new Map<string, string>();
-  const questionSetOf = (questionIds: string[]): string => {
-    const text = JSON.stringify(questionIds);
-    const shared = sharedQuestionSets.get(text);
-    if (shared !== undefined) return shared;
-    // Bounded: callers that never repeat a set cost what they did before, no more.
-    if (sharedQuestionSets.size >= SHARED_QUESTION_SETS) sharedQuestionSets.clear();
-    sharedQuestionSets.set(text, text);
-    return text;
-  };
+  // Every decision ever made stays findable: the index (decision-index.ts) keeps each key and
+  // its question ids as JSON off the JavaScript heap, so that a long-running server's garbage
+  // collections do not grow with the number of decisions it has made.
+  const decisions = createDecisionIndex();
   for (const record of readLines<DecisionRecord>(decisionsPath, (line) => onCorrupt(decisionsPath, line))) {
-    decisions.set(keyOf(record.projectId, record.requestId), questionSetOf(record.questionIds));
+    decisions.set(keyOf(record.projectId, record.requestId), JSON.stringify(record.questionIds));
   }
   const answered = new Set<string>();
   for (const record of readLines<FeedbackRecord>(feedbackPath, (line) => onCorrupt(feedbackPath, line))) {
@@ -91,7 +76,7 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
   return {
     recordDecision(record) {
       // A caller may reuse its own request id; feedback then links to the latest decision.
-      decisions.set(keyOf(record.projectId, record.requestId), questionSetOf(record.questionIds));
+      decisions.set(keyOf(record.projectId, record.requestId), JSON.stringify(record.questionIds));
       decisionsOut.write(`${JSON.stringify(record)}\n`);
     },
     findDecision(projectId, requestId) {
