@@ -154,7 +154,8 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
     // The bundled server's own parser: the same open-point ids and choice names as its --choice.
     referenceChoices = choiceOverrides(values['reference-choice'] ?? []);
   } catch (error) {
-    throw new UsageError((error as Error).message.replace('--choice', '--reference-choice'));
+    const message = (error as Error).message;
+    throw new UsageError(message.startsWith('--choice') ? message.replace('--choice', '--reference-choice') : `--reference-choice: ${message}`);
   }
 
   const expiryKey = values['expiry-api-key'] ?? env.DECISION_EXPIRY_API_KEY;

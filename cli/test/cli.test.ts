@@ -35,11 +35,29 @@ const readReports = (dir: string) => readdirSync(dir, { withFileTypes: true }).f
 
 describe('usage', () => {
   test('unknown options, bad values and keys without a target exit 2 with the reason', async () => {
-    const cases = [['run', '--expiry-api-key', 'svc_live_x', '--expiry-ttl-seconds', '3'], ['run', '--bogus'], ['run', '--timeout-ms', 'soon'], ['run', '--capabilities', 'video'], ['run', '--api-key', 'svc_live_x'], ['run', '--base-url', 'http://127.0.0.1:9'], ['frobnicate'], ['run', '--reference-profile', 'strict'], ['run', '--reference-profile', 'alternate', '--base-url', 'http://127.0.0.1:9', '--api-key', 'svc_live_x'], ['run', '--reference-choice', 'upload-body-limit'], ['run', '--reference-choice', 'upload-body-limit=strict'], ['run', '--reference-choice', 'no-such-point=alternate'], ['run', '--reference-choice', 'upload-body-limit=alternate', '--base-url', 'http://127.0.0.1:9', '--api-key', 'svc_live_x']];
+    const cases = [['run', '--expiry-api-key', 'svc_live_x', '--expiry-ttl-seconds', '3'], ['run', '--bogus'], ['run', '--timeout-ms', 'soon'], ['run', '--capabilities', 'video'], ['run', '--api-key', 'svc_live_x'], ['run', '--base-url', 'http://127.0.0.1:9'], ['frobnicate'], ['run', '--reference-profile', 'strict']];
     const runs = await Promise.all(cases.map((args) => cli(args)));
     runs.forEach((ran, i) => {
       expect(ran.code, cases[i]!.join(' ')).toBe(2);
       expect(ran.stderr.trim().length).toBeGreaterThan(0);
+    });
+  });
+
+  // With --base-url an unreachable target exits 2 too: each case names its reason, so that a
+  // rule gone missing cannot pass for another one.
+  test('options of the bundled server are refused with --base-url, and bad choices name the flag and the value', async () => {
+    const withTarget = ['--base-url', 'http://127.0.0.1:9', '--api-key', 'svc_live_x'];
+    const cases: Array<[string[], RegExp]> = [
+      [['run', '--reference-profile', 'alternate', ...withTarget], /--reference-profile is for the bundled reference server/],
+      [['run', '--reference-choice', 'upload-body-limit=alternate', ...withTarget], /--reference-choice is for the bundled reference server/],
+      [['run', '--reference-choice', 'upload-body-limit'], /--reference-choice must be <open-point>=reference\|alternate, got "upload-body-limit"/],
+      [['run', '--reference-choice', 'upload-body-limit=strict'], /--reference-choice must be .*"upload-body-limit=strict"/],
+      [['run', '--reference-choice', 'no-such-point=alternate'], /--reference-choice: no open point no-such-point/i],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => cli(args)));
+    runs.forEach((ran, i) => {
+      expect(ran.code, cases[i]![0].join(' ')).toBe(2);
+      expect(ran.stderr).toMatch(cases[i]![1]);
     });
   });
 
