@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { median } from '../compare.ts';
 import { startServerProcess } from './server-process.ts';
 
 export interface ColdStart {
@@ -63,6 +64,5 @@ export function nodeStartCost(variables: readonly string[], runs = 5): { asIs: n
     asIs.push(time(process.env));
     bare.push(time(without));
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
   return { asIs: median(asIs), without: median(bare) };
 }

@@ -15,6 +15,11 @@ export interface OpenLoopResult {
   latencies: Float64Array;
 }
 
+/** The p (0–1) quantile of ascending latencies, NaN when there are none: one run's or several runs' pooled. */
+function quantile(sorted: Float64Array, p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+}
+
 /** A percentile of the latencies of several runs taken together. */
 export function pooledPercentile(results: readonly OpenLoopResult[], p: number): number {
   const all = new Float64Array(results.reduce((total, result) => total + result.latencies.length, 0));
@@ -23,8 +28,7 @@ export function pooledPercentile(results: readonly OpenLoopResult[], p: number):
     all.set(result.latencies, at);
     at += result.latencies.length;
   }
-  all.sort();
-  return all.length === 0 ? NaN : all[Math.min(all.length - 1, Math.floor(all.length * p))]!;
+  return quantile(all.sort(), p);
 }
 
 export interface OpenLoopOptions {
@@ -87,6 +91,5 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
   if (outstanding > 0) await new Promise<void>((resolve) => (allAnswered = resolve));
   if (!options.pool) await pool.close();
   const measured = latencies.subarray(0, answered).sort();
-  const at = (p: number) => (answered === 0 ? NaN : measured[Math.min(answered - 1, Math.floor(answered * p))]!);
-  return { sent: total, errors, p50: at(0.5), p99: at(0.99), achievedRate: total / elapsed, latencies: measured };
+  return { sent: total, errors, p50: quantile(measured, 0.5), p99: quantile(measured, 0.99), achievedRate: total / elapsed, latencies: measured };
 }

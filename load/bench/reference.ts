@@ -235,8 +235,10 @@ try {
   console.log(`  ${verdict(ratio >= TARGETS.throughputOverPrism)} decide throughput >= ${TARGETS.throughputOverPrism}x the Prism static mock: ${fmt(ratio)}x, median of ${ROUNDS} rounds (median throughputs ${fmt(referenceThroughput.rps, 0)} vs ${fmt(prismThroughput.rps, 0)} req/s)`);
   const floorNote = (floor: OpenLoopResult, target: number) =>
     `bare Fastify floor p99 ${fmt(floor.p99, 3)} ms${floor.p99 > target ? ': the machine is too busy to resolve this target now' : ''}`;
-  const perRound = (pick: (round: LatencyRound) => LatencyMeasurement) => rounds.map((round) => fmt(pick(round).p99, 1)).join(', ');
-  const stealPerRound = (pick: (round: LatencyRound) => LatencyMeasurement) => rounds.map((round) => percent(pick(round).steal)).join(', ');
+  /** One figure of each round's measurement at a rate, as a list. */
+  const perRound = (pick: (round: LatencyRound) => LatencyMeasurement, show: (measured: LatencyMeasurement) => string = (measured) => fmt(measured.p99, 1)) =>
+    rounds.map((round) => show(pick(round))).join(', ');
+  const atBothRates = (show: (measured: LatencyMeasurement) => string) => `at 50 %: ${perRound((round) => round.atHalf, show)}; at 80 %: ${perRound((round) => round.atEighty, show)}`;
   console.log(`  ${verdict(atHalf.p99 <= TARGETS.p99AtHalfMs && atHalf.errors === 0)} p99 <= ${TARGETS.p99AtHalfMs} ms at 50 % of max (median rate ${half} req/s): median p99 ${fmt(atHalf.p99, 3)} ms of ${LATENCY_ROUNDS} rounds (rounds ${perRound((round) => round.atHalf)}; all requests together ${fmt(atHalf.pooledP99, 1)}), ${atHalf.errors} errors (${floorNote(floorAtHalf, TARGETS.p99AtHalfMs)})`);
   console.log(`  ${verdict(atEighty.p99 <= TARGETS.p99AtEightyPercentMs && atEighty.errors === 0)} p99 <= ${TARGETS.p99AtEightyPercentMs} ms at 80 % of max (median rate ${eighty} req/s): median p99 ${fmt(atEighty.p99, 3)} ms of ${LATENCY_ROUNDS} rounds (rounds ${perRound((round) => round.atEighty)}; all requests together ${fmt(atEighty.pooledP99, 1)}), ${atEighty.errors} errors (${floorNote(floorAtEighty, TARGETS.p99AtEightyPercentMs)})`);
   console.log(`  ${verdict(firstDecide <= TARGETS.firstDecideMedianMs)} spawn of npm run serve → first decide <= ${TARGETS.firstDecideMedianMs} ms (median of ${SPAWNS}): ${fmt(firstDecide, 0)} ms`);
@@ -248,11 +250,11 @@ try {
   const moved = rounds.map((round) => `${round.maxAfterRps >= round.maxRps ? '+' : ''}${fmt((100 * (round.maxAfterRps - round.maxRps)) / round.maxRps, 0)} %`).join(', ');
   console.log('Conditions of the latency rounds (they explain a round, they judge nothing):');
   console.log(`  the max moved by ${moved} from before to after each round (${steady} of ${rounds.length} within 15 %)`);
-  console.log(`  host steal while measuring at 50 %: ${stealPerRound((round) => round.atHalf)}; at 80 %: ${stealPerRound((round) => round.atEighty)}`);
+  // Where /proc is missing (not Linux), neither figure exists and neither line is printed.
+  if (rounds.some((round) => round.atHalf.steal !== undefined)) console.log(`  host steal while measuring ${atBothRates((measured) => percent(measured.steal))}`);
   // An open loop batches less, and runs on caches cooled by every idle moment: at a fraction of
   // the closed-loop max, the server's main thread is busier than that fraction.
-  const busyPerRound = (pick: (round: LatencyRound) => LatencyMeasurement) => rounds.map((round) => percent(pick(round).busy)).join(', ');
-  if (rounds.some((round) => round.atHalf.busy !== undefined)) console.log(`  server main thread busy at 50 %: ${busyPerRound((round) => round.atHalf)}; at 80 %: ${busyPerRound((round) => round.atEighty)}`);
+  if (rounds.some((round) => round.atHalf.busy !== undefined)) console.log(`  server main thread busy ${atBothRates((measured) => percent(measured.busy))}`);
 } finally {
   await Promise.all([reference.stop(), bare.stop()]);
   rmSync(dataDir, { recursive: true, force: true });
