@@ -178,8 +178,9 @@ function wordHashes(word: string): WordHashes {
  * word before it in its clause. One sink serves every text: synchronous use only.
  */
 class WordFeatureSink implements WordSink {
-  flip = false;
-  keepStopwords = false;
+  private flip = false;
+  private keepStopwords = false;
+  /** Words of the text read since start() that are not stopwords. */
   contentWords = 0;
   private previous: WordHashes | undefined;
 

@@ -1,16 +1,6 @@
 // Text normalisation and tokenisation, shared by contexts and by the probe texts they are
 // compared with (option texts, instructions), so both sides of a similarity see the same words.
 
-/** One word of a normalised text, whether it falls inside a negation's scope, and whether it is a stopword. */
-export interface Word {
-  readonly text: string;
-  readonly negated: boolean;
-  readonly stopword: boolean;
-}
-
-/** Words grouped by clause: word bigrams and negation scopes never cross clause punctuation. */
-export type Clauses = Word[][];
-
 // Diacritics of the Latin, Greek and Cyrillic scripts ("délivery" matches "delivery"). Only this
 // block is stripped: in other scripts (Devanagari vowel signs, for one) marks are part of the word.
 const COMBINING_DIACRITICS = /[\u0300-\u036f]/g;
@@ -80,7 +70,11 @@ export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
 }
 
-/** Receives each word of a text in order, and clauseEnd at clause punctuation and at the end. */
+/**
+ * Receives each word of a normalised text in order, whether it falls inside a negation's scope
+ * and whether it is a stopword; and clauseEnd at clause punctuation and at the end: word bigrams
+ * and negation scopes never cross a clause.
+ */
 export interface WordSink {
   word(text: string, negated: boolean, stopword: boolean): void;
   clauseEnd(): void;
@@ -118,20 +112,6 @@ export function readWords(text: string, sink: WordSink): void {
   if (NON_ASCII.test(normalised)) patternTokens(normalised, onToken);
   else asciiTokens(normalised, onToken);
   onToken(undefined);
-}
-
-/** A text's words grouped by clause, as readWords reads them. */
-export function tokenise(text: string): Clauses {
-  const clauses: Clauses = [];
-  let clause: Word[] = [];
-  readWords(text, {
-    word: (word, negated, stopword) => clause.push({ text: word, negated, stopword }),
-    clauseEnd: () => {
-      if (clause.length > 0) clauses.push(clause);
-      clause = [];
-    },
-  });
-  return clauses;
 }
 
 /** Receives each word or symbol token in order, and undefined for clause punctuation. */

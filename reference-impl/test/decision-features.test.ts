@@ -3,14 +3,18 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { BUCKET_COUNT, contextVector, featureVector, type SparseVector } from '../decision/features.ts';
-import { asciiTokens, normaliseText, patternTokens, tokenise } from '../decision/tokens.ts';
+import { asciiTokens, normaliseText, patternTokens, readWords } from '../decision/tokens.ts';
 
 function overlap(a: SparseVector, b: SparseVector): number {
   const ids = new Set(a.ids);
   return Array.from(b.ids).filter((id) => ids.has(id)).length;
 }
 
-const wordsOf = (text: string): string[] => tokenise(text).flat().map((word) => (word.negated ? `not:${word.text}` : word.text));
+const wordsOf = (text: string): string[] => {
+  const words: string[] = [];
+  readWords(text, { word: (word, negated) => words.push(negated ? `not:${word}` : word), clauseEnd: () => {} });
+  return words;
+};
 
 describe('normalisation and tokens', () => {
   test('case, compatibility forms, Latin diacritics and apostrophes are folded', () => {
