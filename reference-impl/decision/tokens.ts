@@ -62,12 +62,19 @@ const SCOPE_BREAKERS = new Set(['but', 'however', 'although', 'though', 'except'
 /** How many words after a cue a negation reaches, at most (within the clause; stopwords do not count). */
 export const NEGATION_SCOPE_WORDS = 3;
 
-export function isNegationCue(word: string): boolean {
-  return NEGATION_CUES.has(word) || word.endsWith("n't");
+const STOPWORD = 1;
+const NEGATION_CUE = 2;
+const SCOPE_BREAKER = 4;
+// The three lists as one map from word to its roles ("but" is a stopword and a scope breaker):
+// every word of every text is looked up, and one lookup is a third of the cost of three.
+const WORD_ROLES = new Map<string, number>();
+for (const [words, role] of [[STOPWORDS, STOPWORD], [NEGATION_CUES, NEGATION_CUE], [SCOPE_BREAKERS, SCOPE_BREAKER]] as const) {
+  for (const word of words) WORD_ROLES.set(word, (WORD_ROLES.get(word) ?? 0) | role);
 }
 
-export function isStopword(word: string): boolean {
-  return STOPWORDS.has(word);
+function rolesOf(word: string): number {
+  const roles = WORD_ROLES.get(word) ?? 0;
+  return word.endsWith("n't") ? roles | NEGATION_CUE : roles;
 }
 
 /**
@@ -96,11 +103,12 @@ export function readWords(text: string, sink: WordSink): void {
       scopeLeft = 0;
       return;
     }
-    const stopword = isStopword(word);
-    if (isNegationCue(word)) {
+    const roles = rolesOf(word);
+    const stopword = (roles & STOPWORD) !== 0;
+    if ((roles & NEGATION_CUE) !== 0) {
       sink.word(word, false, stopword);
       scopeLeft = NEGATION_SCOPE_WORDS;
-    } else if (SCOPE_BREAKERS.has(word)) {
+    } else if ((roles & SCOPE_BREAKER) !== 0) {
       sink.word(word, false, stopword);
       scopeLeft = 0;
     } else {
