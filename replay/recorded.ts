@@ -1,6 +1,7 @@
 // The exchanges of an earlier run, read from its results.json (reports/results.schema.json).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { isObject } from '../spec/index.ts';
 
 export interface RecordedExchange {
@@ -11,11 +12,22 @@ export interface RecordedExchange {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
   /**
    * The exact bytes of a body too large to inline, from the body file the report keeps beside
-   * results.json (its reproduce line sends `@bodies/<sha256>.bin`), when that file is there.
+   * results.json (its reproduce line sends `@bodies/<sha256>.bin`, or reads `bodies/<sha256>.bin.gz`
+   * through gzip), when that file is there.
    */
   bodyBytes?: Uint8Array;
   response?: { status: number; headers: Record<string, string>; body: string };
   transportError?: string;
+}
+
+/** The body file a reproduce line sends: `--data-binary '@bodies/<sha256>.bin'`, or `gzip -dc 'bodies/<sha256>.bin.gz' | curl …`. */
+function bodyFileOf(curl: string): string | undefined {
+  return (/^gzip -dc '(bodies\/[0-9a-f]{64}\.bin\.gz)' \| curl /.exec(curl) ?? /--data-binary '@(bodies\/[0-9a-f]{64}\.bin)'/.exec(curl))?.[1];
+}
+
+function readBodyFile(path: string): Uint8Array {
+  const bytes = readFileSync(path);
+  return new Uint8Array(path.endsWith('.gz') ? gunzipSync(bytes) : bytes);
 }
 
 export class UnreadableResults extends Error {
@@ -38,7 +50,7 @@ export function readRecordedExchanges(file: string): RecordedExchange[] {
     for (const evidence of check.evidence) {
       if (!isObject(evidence) || !isObject(evidence.request)) continue;
       const request = evidence.request as unknown as RecordedExchange['request'];
-      const bodyFile = typeof evidence.curl === 'string' ? /--data-binary '@(bodies\/[0-9a-f]{64}\.bin)'/.exec(evidence.curl)?.[1] : undefined;
+      const bodyFile = typeof evidence.curl === 'string' ? bodyFileOf(evidence.curl) : undefined;
       const bodyPath = bodyFile ? join(dirname(file), bodyFile) : undefined;
       const response = isObject(evidence.response) ? (evidence.response as unknown as RecordedExchange['response']) : undefined;
       exchanges.push({
@@ -46,7 +58,7 @@ export function readRecordedExchanges(file: string): RecordedExchange[] {
         checkId: String(check.id),
         checkStatus: String(check.status),
         request,
-        ...(bodyPath && existsSync(bodyPath) ? { bodyBytes: new Uint8Array(readFileSync(bodyPath)) } : {}),
+        ...(bodyPath && existsSync(bodyPath) ? { bodyBytes: readBodyFile(bodyPath) } : {}),
         ...(response ? { response } : {}),
         ...(typeof evidence.transport_error === 'string' ? { transportError: evidence.transport_error } : {}),
       });

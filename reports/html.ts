@@ -133,7 +133,7 @@ function failuresSection(failures: CheckReport[]): string {
   const body = failures.length === 0 ? '<p class="empty">No check failed.</p>' : failures.map(failureCard).join('\n');
   return `<section id="failures">
 <h2>Failures</h2>
-<p class="lead">MUST failures first. Each shows what the seed requires and what the server did, the last requests and responses (keys redacted), and a curl line to reproduce it: run it from this report's folder (uploads send <code>bodies/&lt;sha256&gt;.bin</code>) with <code>$DECISION_API_KEY</code> set, and <code>$DECISION_API_KEY_B</code> or <code>$DECISION_EXPIRY_API_KEY</code> where a line names them.</p>
+<p class="lead">MUST failures first. Each shows what the seed requires and what the server did, the last requests and responses (keys redacted), and a curl line to reproduce it: run it from this report's folder (uploads send <code>bodies/&lt;sha256&gt;.bin</code>, or read <code>bodies/&lt;sha256&gt;.bin.gz</code> through <code>gzip -dc</code> from 1 MiB) with <code>$DECISION_API_KEY</code> set, and <code>$DECISION_API_KEY_B</code> or <code>$DECISION_EXPIRY_API_KEY</code> where a line names them.</p>
 ${body}
 </section>`;
 }

@@ -1,14 +1,18 @@
 // Writes the four reports of a run into one directory, with the request bodies its reproduce
-// lines send (bodies/<sha256>.bin: curl lines are run from the report directory).
+// lines send (bodies/<sha256>.bin, or .bin.gz from 1 MiB: curl lines are run from the report directory).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { BODY_FOLDER, type BodyStore } from '../harness/http.ts';
+import { BODY_FOLDER, COMPRESSED_SUFFIX, type BodyStore } from '../harness/http.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { RunReport } from './run-report.ts';
+
+const gzipped = promisify(gzip);
 
 export interface ReportPaths {
   json: string;
@@ -21,15 +25,15 @@ export interface ReportPaths {
 export const REPORT_FILES: Readonly<ReportPaths> = { json: 'results.json', junit: 'junit.xml', html: 'report.html', markdown: 'summary.md' };
 
 export interface WrittenReports extends ReportPaths {
-  /** The folder of request bodies that reproduce lines send as @bodies/<sha256>.bin, from the report directory. */
+  /** The folder of request bodies that reproduce lines send (bodies/<sha256>.bin or .bin.gz), from the report directory. */
   bodies: string;
 }
 
-/** Writes each kept body once, named by its SHA-256, where the reproduce lines expect it. */
+/** Writes each kept body once, where the reproduce lines expect it; compressed where its name says so. */
 async function writeBodies(bodies: BodyStore, folder: string): Promise<void> {
   if (bodies.size === 0) return;
   await mkdir(folder, { recursive: true });
-  for (const [digest, bytes] of bodies) await writeFile(join(folder, `${digest}.bin`), bytes);
+  for (const [name, bytes] of bodies) await writeFile(join(folder, name), name.endsWith(COMPRESSED_SUFFIX) ? await gzipped(bytes) : bytes);
 }
 
 export async function writeReports(report: RunReport, dir: string, bodies: BodyStore = new Map()): Promise<WrittenReports> {

@@ -1,17 +1,20 @@
 // Reproduce lines run as printed: a run's curl lines, from its report folder with the keys in the
-// environment, get the recorded status back from the server, uploads (bodies/<sha256>.bin),
+// environment, get the recorded status back from the server, uploads (bodies/<sha256>.bin, and
+// .bin.gz read through gzip for bodies from 1 MiB),
 // large JSON bodies, project B's and the short-lifetime project's requests included. Each line
 // runs twice: with curl when the machine has it, and always through a faithful reading of the
 // line (shell words, $VARIABLES, @file bodies) sent with undici, so that the test means the same
 // on a machine without curl.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { KEY_VARIABLES } from '../../harness/http.ts';
+import { COMPRESSED_BODY_BYTES, KEY_VARIABLES } from '../../harness/http.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
 import { runCommand } from '../run.ts';
 
@@ -34,6 +37,8 @@ const SAMPLE_CHECKS = [
   'ISOLATION-GET-FORBIDDEN',
   'ISOLATION-REFERENCE-FORBIDDEN',
   'ASSET-EXPIRED-REFERENCE',
+  // A body of 2.1 MB: kept compressed, read through gzip.
+  'ASSET-SHA256-WHOLE-FILE',
 ];
 
 /** Splits a POSIX shell command line into words: '…' literal, "…" with $NAME expanded, bare words with $NAME expanded. */
@@ -71,9 +76,12 @@ function shellWords(line: string, env: Record<string, string>): string[] {
   return words;
 }
 
-/** Sends the request a curl line describes, reading @file bodies from `cwd`; returns the status. */
+/** Sends the request a curl line describes, reading @file bodies from `cwd` (@- from the gzip it is piped from); returns the status. */
 async function replayWithoutCurl(line: string, env: Record<string, string>, cwd: string): Promise<number> {
-  const words = shellWords(line, env);
+  // A large body is kept compressed: `gzip -dc 'bodies/<sha256>.bin.gz' | curl … --data-binary @-`.
+  const piped = /^gzip -dc ('[^']*') \| (curl .*)$/s.exec(line);
+  const stdin = piped ? gunzipSync(readFileSync(join(cwd, shellWords(piped[1]!, env)[0]!))) : undefined;
+  const words = shellWords(piped ? piped[2]! : line, env);
   expect(words.slice(0, 3)).toEqual(['curl', '-sS', '-i']);
   let method = 'GET';
   let url = '';
@@ -88,7 +96,8 @@ async function replayWithoutCurl(line: string, env: Record<string, string>, cwd:
       headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
     } else if (word === '--data-binary') {
       const data = words[++i]!;
-      body = data.startsWith('@') ? readFileSync(join(cwd, data.slice(1))) : Buffer.from(data, 'utf8');
+      if (data === '@-') body = stdin ?? expect.fail('--data-binary @- with nothing piped in');
+      else body = data.startsWith('@') ? readFileSync(join(cwd, data.slice(1))) : Buffer.from(data, 'utf8');
     } else if (!word.startsWith('-')) url = word;
     else throw new Error(`a curl option the kit does not print: ${word}`);
   }
@@ -177,7 +186,21 @@ describe('reproduce lines of a report', () => {
     expect(lines.some((line) => line.includes('Bearer $DECISION_EXPIRY_API_KEY"'))).toBe(true);
     expect(lines.some((line) => /'authorization: Bearer svc_live_conformance_unknown_[0-9a-f]{16}'/.test(line))).toBe(true);
     for (const line of lines) {
-      for (const file of line.match(/bodies\/[0-9a-f]{64}\.bin/g) ?? []) expect(existsSync(join(reportDir, file)), file).toBe(true);
+      for (const file of line.match(/bodies\/[0-9a-f]{64}\.bin(\.gz)?/g) ?? []) expect(existsSync(join(reportDir, file)), file).toBe(true);
+    }
+    // The large body's line pipes its compressed file into curl, and the file is a small share of the body.
+    const compressed = lines.filter((line) => /^gzip -dc 'bodies\/[0-9a-f]{64}\.bin\.gz' \| curl .* --data-binary @-$/.test(line));
+    expect(compressed.length).toBeGreaterThan(0);
+    for (const line of compressed) {
+      const file = /'(bodies\/[^']+)'/.exec(line)![1]!;
+      const bytes = gunzipSync(readFileSync(join(reportDir, file)));
+      expect(bytes.length).toBeGreaterThanOrEqual(COMPRESSED_BODY_BYTES);
+      expect(file).toContain(createHash('sha256').update(bytes).digest('hex'));
+      expect(statSync(join(reportDir, file)).size).toBeLessThan(bytes.length / 10);
+    }
+    // Bodies below the threshold stay plain files, to be read as they are.
+    for (const line of lines.filter((candidate) => candidate.includes("--data-binary '@bodies/"))) {
+      expect(statSync(join(reportDir, /@(bodies\/[^']+)'/.exec(line)![1]!)).size).toBeLessThan(COMPRESSED_BODY_BYTES);
     }
   });
 

@@ -8,13 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
 import { replayCommand } from '../../cli/replay.ts';
+import { COMPRESSED_BODY_BYTES } from '../../harness/http.ts';
 import { isOperation, rewriteJson, startMutatingProxy, type Mutation } from '../../harness/testing/mutating-proxy.ts';
 import { readRecordedExchanges } from '../recorded.ts';
 import { replay } from '../replay.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // Decisions, errors, a text upload read back and deleted (ids the new server makes differently), binary uploads, feedback.
-const RECORDED_CHECKS = ['AUTH-MISSING-KEY', 'AUTH-VALID-KEY', 'DECIDE-SUCCESS-BODY-VALID', 'DECIDE-UNKNOWN-FIELD-TOP', 'ASSET-UPLOAD-TEXT-PLAIN', 'ASSET-UPLOAD-IMAGE-PNG', 'ASSET-GET-SAME', 'ASSET-DELETE-RESULT', 'FEEDBACK-REFERENCE-SHAPE', 'MODELS-SHAPE'];
+// ASSET-SHA256-WHOLE-FILE uploads 2.1 MB, a body the report keeps compressed.
+const RECORDED_CHECKS = ['AUTH-MISSING-KEY', 'AUTH-VALID-KEY', 'DECIDE-SUCCESS-BODY-VALID', 'DECIDE-UNKNOWN-FIELD-TOP', 'ASSET-UPLOAD-TEXT-PLAIN', 'ASSET-UPLOAD-IMAGE-PNG', 'ASSET-GET-SAME', 'ASSET-DELETE-RESULT', 'ASSET-SHA256-WHOLE-FILE', 'FEEDBACK-REFERENCE-SHAPE', 'MODELS-SHAPE'];
 
 let resultsFile: string;
 let target: EmbeddedTarget;
@@ -50,6 +52,8 @@ test('the recorded file holds no key, and a fresh reference server keeps every o
   expect(report.verdicts.some((v) => v.kind === 'same' && /\/v1\/assets\/asset_/.test(v.exchange.request.url) && v.exchange.request.method === 'GET')).toBe(true);
   // Uploads are sent again with the exact bytes of the body files the report keeps.
   expect(report.verdicts.some((v) => v.kind === 'same' && v.exchange.bodyBytes && v.exchange.request.method === 'POST' && v.exchange.request.url.endsWith('/v1/assets'))).toBe(true);
+  // …the compressed ones included, sent as their bytes before compression.
+  expect(report.verdicts.some((v) => v.kind === 'same' && v.exchange.bodyBytes && v.exchange.bodyBytes.length >= COMPRESSED_BODY_BYTES && v.exchange.request.url.endsWith('/v1/assets'))).toBe(true);
   expect(report.skipReasons['the request body was recorded as its size only (<N bytes>)'] ?? 0).toBe(0);
 });
 
