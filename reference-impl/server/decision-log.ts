@@ -1,8 +1,10 @@
 // Durable, append-only records of decisions (ids only, never content) and of feedback on them,
 // so that feedback can be linked to a decision of the same project, across restarts.
-import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
+import { appendFileSync, createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { isObject } from '../../spec/index.ts';
 import { createDecisionIndex } from './decision-index.ts';
+import { readJsonLines } from './json-lines.ts';
 import { writeBuffer } from './write-buffer.ts';
 
 export interface DecisionRecord {
@@ -36,19 +38,20 @@ export interface DecisionLog {
 
 const keyOf = (projectId: string, requestId: string): string => `${projectId}\u0000${requestId}`;
 
-/** Reads a JSON-lines file, skipping a torn last line or any corrupt line instead of failing. */
-function readLines<T>(path: string, onCorrupt: (line: number) => void): T[] {
-  if (!existsSync(path)) return [];
-  const records: T[] = [];
-  readFileSync(path, 'utf8').split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    try {
-      records.push(JSON.parse(line) as T);
-    } catch {
-      onCorrupt(index + 1);
-    }
-  });
-  return records;
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+/** A line the server could have written: any other JSON value (a hand edit, another program's file) is reported as corrupt. */
+function isDecisionRecord(value: unknown): value is DecisionRecord {
+  return isObject(value) && isString(value.projectId) && isString(value.requestId) && Array.isArray(value.questionIds) && value.questionIds.every(isString);
+}
+
+function isFeedbackRecord(value: unknown): value is FeedbackRecord {
+  return isObject(value) && isString(value.projectId) && isString(value.requestId) && isObject(value.answers);
+}
+
+/** Reads a JSON-lines file record by record, skipping a torn last line or any corrupt line instead of failing. */
+function readRecords<T>(path: string, isRecord: (value: unknown) => value is T, onRecord: (record: T) => void, onCorrupt: (line: number) => void): void {
+  readJsonLines(path, (value, line) => (isRecord(value) ? onRecord(value) : onCorrupt(line)), onCorrupt);
 }
 
 export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line: number) => void = () => {}): DecisionLog {
@@ -60,13 +63,16 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
   // its question ids as JSON off the JavaScript heap, so that a long-running server's garbage
   // collections do not grow with the number of decisions it has made.
   const decisions = createDecisionIndex();
-  for (const record of readLines<DecisionRecord>(decisionsPath, (line) => onCorrupt(decisionsPath, line))) {
-    decisions.set(keyOf(record.projectId, record.requestId), JSON.stringify(record.questionIds));
-  }
+  readRecords(decisionsPath, isDecisionRecord, (record) => decisions.set(keyOf(record.projectId, record.requestId), JSON.stringify(record.questionIds)), (line) => onCorrupt(decisionsPath, line));
   const answered = new Set<string>();
-  for (const record of readLines<FeedbackRecord>(feedbackPath, (line) => onCorrupt(feedbackPath, line))) {
-    for (const questionId of Object.keys(record.answers)) answered.add(keyOf(keyOf(record.projectId, record.requestId), questionId));
-  }
+  readRecords(
+    feedbackPath,
+    isFeedbackRecord,
+    (record) => {
+      for (const questionId of Object.keys(record.answers)) answered.add(keyOf(keyOf(record.projectId, record.requestId), questionId));
+    },
+    (line) => onCorrupt(feedbackPath, line),
+  );
 
   // Records wait in memory for a few milliseconds (write-buffer.ts), then go to the file in one
   // asynchronous write: file I/O stays off the decision's critical path.
