@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bodyFileName, COMPRESSED_BODY_BYTES } from '../../harness/http.ts';
 import { renderHtml } from '../html.ts';
 import { renderJson } from '../json.ts';
 import { renderJunit } from '../junit.ts';
@@ -37,14 +39,20 @@ describe('writeReports', () => {
     expect((await readdir(dir)).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md']);
   });
 
-  it('writes each kept request body as bodies/<sha256>.bin, where the reproduce lines expect it', async () => {
+  it('writes each kept request body as bodies/<sha256>.bin, where the reproduce lines expect it, and from 1 MiB gzip-compressed as .bin.gz', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reports-write-'));
     created.push(dir);
-    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]);
-    const digest = createHash('sha256').update(bytes).digest('hex');
-    const paths = await writeReports(sampleRunReport(), dir, new Map([[digest, bytes]]));
-    expect(await readdir(paths.bodies)).toEqual([`${digest}.bin`]);
-    expect(new Uint8Array(await readFile(join(paths.bodies, `${digest}.bin`)))).toEqual(bytes);
+    const small = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]);
+    const large = new Uint8Array(COMPRESSED_BODY_BYTES).fill(0x61);
+    const nameOf = (bytes: Uint8Array) => bodyFileName(createHash('sha256').update(bytes).digest('hex'), bytes.byteLength);
+    expect(nameOf(small)).toMatch(/^[0-9a-f]{64}\.bin$/);
+    expect(nameOf(large)).toMatch(/^[0-9a-f]{64}\.bin\.gz$/);
+    const paths = await writeReports(sampleRunReport(), dir, new Map([[nameOf(small), small], [nameOf(large), large]]));
+    expect((await readdir(paths.bodies)).sort()).toEqual([nameOf(small), nameOf(large)].sort());
+    expect(new Uint8Array(await readFile(join(paths.bodies, nameOf(small))))).toEqual(small);
+    const compressed = await readFile(join(paths.bodies, nameOf(large)));
+    expect(compressed.length).toBeLessThan(large.length / 100);
+    expect(new Uint8Array(gunzipSync(compressed))).toEqual(large);
   });
 });
 
