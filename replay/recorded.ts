@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { COMPRESSED_SUFFIX } from '../harness/http.ts';
 import { isObject } from '../spec/index.ts';
 
 export interface RecordedExchange {
@@ -27,7 +28,7 @@ function bodyFileOf(curl: string): string | undefined {
 
 function readBodyFile(path: string): Uint8Array {
   const bytes = readFileSync(path);
-  return new Uint8Array(path.endsWith('.gz') ? gunzipSync(bytes) : bytes);
+  return new Uint8Array(path.endsWith(COMPRESSED_SUFFIX) ? gunzipSync(bytes) : bytes);
 }
 
 export class UnreadableResults extends Error {
