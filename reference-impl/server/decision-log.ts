@@ -63,16 +63,14 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
   // its question ids as JSON off the JavaScript heap, so that a long-running server's garbage
   // collections do not grow with the number of decisions it has made.
   const decisions = createDecisionIndex();
-  readRecords(decisionsPath, isDecisionRecord, (record) => decisions.set(keyOf(record.projectId, record.requestId), JSON.stringify(record.questionIds)), (line) => onCorrupt(decisionsPath, line));
   const answered = new Set<string>();
-  readRecords(
-    feedbackPath,
-    isFeedbackRecord,
-    (record) => {
-      for (const questionId of Object.keys(record.answers)) answered.add(keyOf(keyOf(record.projectId, record.requestId), questionId));
-    },
-    (line) => onCorrupt(feedbackPath, line),
-  );
+  // What a record adds to the indexes, whether it is read back at start or made now.
+  const indexDecision = (record: DecisionRecord): void => decisions.set(keyOf(record.projectId, record.requestId), JSON.stringify(record.questionIds));
+  const indexFeedback = (record: FeedbackRecord): void => {
+    for (const questionId of Object.keys(record.answers)) answered.add(keyOf(keyOf(record.projectId, record.requestId), questionId));
+  };
+  readRecords(decisionsPath, isDecisionRecord, indexDecision, (line) => onCorrupt(decisionsPath, line));
+  readRecords(feedbackPath, isFeedbackRecord, indexFeedback, (line) => onCorrupt(feedbackPath, line));
 
   // Records wait in memory for a few milliseconds (write-buffer.ts), then go to the file in one
   // asynchronous write: file I/O stays off the decision's critical path.
@@ -82,7 +80,7 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
   return {
     recordDecision(record) {
       // A caller may reuse its own request id; feedback then links to the latest decision.
-      decisions.set(keyOf(record.projectId, record.requestId), JSON.stringify(record.questionIds));
+      indexDecision(record);
       decisionsOut.write(`${JSON.stringify(record)}\n`);
     },
     findDecision(projectId, requestId) {
@@ -91,7 +89,7 @@ export function openDecisionLog(dataDir: string, onCorrupt: (file: string, line:
     },
     hasFeedback: (projectId, requestId, questionId) => answered.has(keyOf(keyOf(projectId, requestId), questionId)),
     recordFeedback(record) {
-      for (const questionId of Object.keys(record.answers)) answered.add(keyOf(keyOf(record.projectId, record.requestId), questionId));
+      indexFeedback(record);
       feedbackOut.write(`${JSON.stringify(record)}\n`);
     },
     async close() {
