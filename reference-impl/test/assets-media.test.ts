@@ -317,6 +317,19 @@ describe('extractText', () => {
     expect(extractText(text(html), 'text/html')).toBe('Café & Co\nPrice: 5€ <net> — ☺ "ok" &unknown;\none\ntwo');
   });
 
+  it('reads every HTML character reference as a browser does: named, legacy without a semicolon, decimal and hex', () => {
+    const html =
+      '<p>Caf&eacute; &Auml;pfel&nbsp;und Birnen&hellip;</p>' +
+      '<p>&Eacute;t&eacute; &oslash; &aring; &frac12; &rarr; &NotEqualTilde; &fjlig;</p>' +
+      // Legacy references HTML still reads without a semicolon, and one it does not (&hellip is not legacy).
+      '<p>Fish &amp Chips &copy 2026 &hellip done</p>' +
+      // Decimal and hex; HTML reads &#128; as the windows-1252 euro sign and &#0; as U+FFFD.
+      '<p>&#233;&#x00C4; &#8364;&#128; &#x1F600; [&#0;]</p>';
+    expect(extractText(text(html), 'text/html')).toBe(
+      ['Café Äpfel und Birnen…', 'Été ø å ½ → ≂̸ fj', 'Fish & Chips © 2026 &hellip done', 'éÄ €€ 😀 [\uFFFD]'].join('\n'),
+    );
+  });
+
   it('keeps the text of the HTML sample', () => {
     expect(extractText(sampleFor('text/html'), 'text/html')).toBe('Invoice 2031\nSupplier: Café Nord & Sons\nDue on 14 March; amount 420 €.');
   });
