@@ -286,6 +286,15 @@ describe('DECODE_FAILED (reference status)', () => {
     expectRejected(await inspectUpload(truncatedSample('image/webp'), 'image/webp'), 'DECODE_FAILED');
   });
 
+  it('rejects intact images with a zero dimension', async () => {
+    expectRejected(await inspectUpload(pngImage({ width: 0 }), 'image/png'), 'DECODE_FAILED');
+    const flat = jpegImage();
+    const frame = flat.findIndex((byte, i) => byte === 0xff && flat[i + 1] === 0xc0);
+    flat.set([0, 0], frame + 5); // the frame header's height
+    expectRejected(await inspectUpload(flat, 'image/jpeg'), 'DECODE_FAILED');
+    expect(await inspectUpload(jpegImage(), 'image/jpeg')).toMatchObject({ ok: true });
+  });
+
   it('answers every name-only upload code with the status open point name-only-statuses gives it', async () => {
     const statuses = referenceChoice<Record<string, number>>('name-only-statuses', 'statuses');
     const cases: Array<[string, Uint8Array, string]> = [
