@@ -34,7 +34,8 @@ export function diffDocuments(old: JsonObject, next: JsonObject, families: reado
 
   for (const family of atStage(families, 'document')) family.compare({ ...run, collector: reporterOf(family) });
   const schemaJudges = atStage(families, 'schema').map((family) => ({ compare: family.compare, collector: reporterOf(family) }));
-  for (const operation of operationPairs(pair, run.paths)) compareOperation(operation, atStage(families, 'operation'), schemaJudges, reporterOf);
+  const operationFamilies = atStage(families, 'operation');
+  for (const operation of operationPairs(pair, run.paths)) compareOperation(operation, operationFamilies, schemaJudges, reporterOf);
   const collected = collector.findings();
   for (const family of atStage(families, 'collected')) family.compare({ ...run, collector: reporterOf(family), findings: collected });
 

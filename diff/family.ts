@@ -51,4 +51,3 @@ export type RuleFamily =
   | (FamilyEntry & { stage: 'collected'; compare(stage: CollectedStage): void });
 
 export type Stage = RuleFamily['stage'];
-export const STAGES: readonly Stage[] = ['document', 'operation', 'schema', 'collected'];
