@@ -68,6 +68,11 @@ describe('rate limiting', () => {
       expect([refused.status, refused.headers['content-type'], refused.headers['retry-after']]).toEqual([429, 'application/json; charset=utf-8', '1']);
       expect(refused.json).toEqual({ error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded for this key; retry in 1 s.', request_id: refused.headers['x-request-id'] } });
       expect(Object.keys(refused.headers).filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
+      // One bucket per key across every /v1 operation, uploads included (the limit runs before the body is read).
+      for (const op of v1Operations) {
+        const reply = await call(bucket, op.method.toUpperCase(), concretePath(op.path), { body: op.method === 'post' ? {} : undefined });
+        expect([`${op.method} ${op.path}`, reply.status, reply.json.error.code]).toEqual([`${op.method} ${op.path}`, 429, 'RATE_LIMITED']);
+      }
       // Authentication comes first: an unknown key is told so, not rate limited.
       expect((await call(bucket, 'GET', '/v1/models', { key: 'svc_live_not_a_known_key' })).status).toBe(401);
       // A token every 500 ms: half a second later one request passes, and the next is limited again.
