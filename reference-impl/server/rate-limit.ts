@@ -54,6 +54,7 @@ export async function installRateLimit(scope: FastifyInstance, options: RateLimi
     timeWindow: 1000,
     // The auth hook ran first: every request that gets here carries a valid key.
     keyGenerator: (request) => bearerKey(request.headers.authorization) ?? '',
+    // The seed names Retry-After on a 429 and nothing else: answers within the limit stay as they were.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
     // Thrown by the plugin, sent by the error handler in the seed's error body; Retry-After is the plugin's.
