@@ -14,7 +14,12 @@ export interface Reported {
   openPoint?: string;
 }
 
-export class FindingCollector {
+/** Where a rule family reports what it found. */
+export interface Reporter {
+  report(rule: Rule, what: Reported): void;
+}
+
+export class FindingCollector implements Reporter {
   private readonly byKey = new Map<string, Finding>();
 
   report(rule: Rule, what: Reported): void {
@@ -39,6 +44,20 @@ export class FindingCollector {
   findings(): Finding[] {
     return [...this.byKey.values()];
   }
+}
+
+/**
+ * A reporter for one rule family: it passes on only the family's own rules, so a rule cannot
+ * be reported without being listed under its family in the catalogue.
+ */
+export function reporterFor(collector: Reporter, family: { name: string; rules: readonly Rule[] }): Reporter {
+  const own = new Set(family.rules);
+  return {
+    report(rule, what) {
+      if (!own.has(rule)) throw new Error(`diff rule family "${family.name}" reported ${rule.id}, a rule its registry entry does not list`);
+      collector.report(rule, what);
+    },
+  };
 }
 
 /** One rule per side of the wire: `request-<stem>` and `response-<stem>`, each with its own verdict. */

@@ -1,6 +1,6 @@
 // One operation present in both documents, and how rule families walk the schemas it carries.
 import type { Json, JsonObject } from '../spec/index.ts';
-import type { FindingCollector } from './findings.ts';
+import type { Reporter } from './findings.ts';
 import type { DocumentPair } from './model.ts';
 import type { Located } from './pointer.ts';
 import type { Side } from './schema-walk.ts';
@@ -13,13 +13,17 @@ export interface OperationSide {
   pathParametersPointer: string;
 }
 
-export interface OperationContext {
+/** An operation both documents have. */
+export interface OperationPair {
   pair: DocumentPair;
   /** "POST /v1/decide", with the new document's path. */
   label: string;
   old: OperationSide;
   new: OperationSide;
-  collector: FindingCollector;
+}
+
+export interface OperationContext extends OperationPair {
+  collector: Reporter;
   /** Walks a pair of schemas on one side of the wire for this operation. */
   walkSchemas(side: Side, old: Located, next: Located): void;
 }

@@ -1,39 +1,47 @@
-// The catalogue of every rule, printable on its own (decision-conformance diff --list-rules).
+// The registry: every rule family with its rules and the function that judges them. The
+// catalogue (decision-conformance diff --list-rules) and the comparison (diff.ts) both read
+// this one list.
+import type { RuleFamily } from './family.ts';
 import type { Rule } from './model.ts';
-import { errorCodeRules } from './rules/error-codes.ts';
-import { hardRuleRules } from './rules/hard-rules.ts';
-import { mediaLimitRules } from './rules/media-limits.ts';
-import { openPointRules } from './rules/open-points.ts';
-import { operationRules } from './rules/operations.ts';
-import { parameterRules } from './rules/parameters.ts';
-import { requestBodyRules } from './rules/request-body.ts';
-import { responseRules } from './rules/responses.ts';
-import { schemaCompositionRules } from './rules/schema-composition.ts';
-import { schemaConstraintRules } from './rules/schema-constraints.ts';
-import { schemaPropertyRules } from './rules/schema-properties.ts';
-import { schemaValueRules } from './rules/schema-values.ts';
-import { seedLimitRules } from './rules/seed-limits.ts';
-import { versioningRules } from './rules/versioning.ts';
+import { errorCodeFamily } from './rules/error-codes.ts';
+import { hardRuleFamily } from './rules/hard-rules.ts';
+import { mediaLimitFamily } from './rules/media-limits.ts';
+import { openPointFamily } from './rules/open-points.ts';
+import { operationFamily, pathFamily, securitySchemeFamily } from './rules/operations.ts';
+import { parameterFamily } from './rules/parameters.ts';
+import { requestBodyFamily } from './rules/request-body.ts';
+import { responseFamily } from './rules/responses.ts';
+import { schemaCompositionFamily } from './rules/schema-composition.ts';
+import { schemaConstraintFamily } from './rules/schema-constraints.ts';
+import { schemaPropertyFamily } from './rules/schema-properties.ts';
+import { schemaValueFamily } from './rules/schema-values.ts';
+import { seedLimitFamily } from './rules/seed-limits.ts';
+import { versioningFamily } from './rules/versioning.ts';
 
-/** Rule families in the order the catalogue lists them. */
-export const ruleFamilies: ReadonlyArray<{ family: string; rules: readonly Rule[] }> = [
-  { family: 'operations', rules: operationRules },
-  { family: 'parameters', rules: parameterRules },
-  { family: 'request body', rules: requestBodyRules },
-  { family: 'responses', rules: responseRules },
-  { family: 'schema values', rules: schemaValueRules },
-  { family: 'schema constraints', rules: schemaConstraintRules },
-  { family: 'schema properties', rules: schemaPropertyRules },
-  { family: 'schema composition', rules: schemaCompositionRules },
-  { family: 'seed limits', rules: seedLimitRules },
-  { family: 'open points', rules: openPointRules },
-  { family: 'error codes', rules: errorCodeRules },
-  { family: 'media limits', rules: mediaLimitRules },
-  { family: 'hard rules', rules: hardRuleRules },
-  { family: 'versioning', rules: versioningRules },
+/**
+ * Rule families in the order the catalogue lists them. Within a stage they also run in this
+ * order (the schema families at each node: values, constraints, properties, composition).
+ */
+export const ruleFamilies: readonly RuleFamily[] = [
+  pathFamily,
+  operationFamily,
+  securitySchemeFamily,
+  parameterFamily,
+  requestBodyFamily,
+  responseFamily,
+  schemaValueFamily,
+  schemaConstraintFamily,
+  schemaPropertyFamily,
+  schemaCompositionFamily,
+  seedLimitFamily,
+  openPointFamily,
+  errorCodeFamily,
+  mediaLimitFamily,
+  hardRuleFamily,
+  versioningFamily,
 ];
 
-export const rules: readonly Rule[] = ruleFamilies.flatMap((entry) => entry.rules);
+export const rules: readonly Rule[] = ruleFamilies.flatMap((family) => family.rules);
 
 const duplicates = rules.map((r) => r.id).filter((id, index, ids) => ids.indexOf(id) !== index);
 if (duplicates.length > 0) throw new Error(`duplicate diff rule ids: ${duplicates.join(', ')}`);

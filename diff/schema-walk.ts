@@ -4,7 +4,7 @@
 // is walked with the direction of that use, so a change to a component that both a request
 // and a response use is judged on each side separately.
 import { isObject, type Json, type JsonObject } from '../spec/index.ts';
-import type { FindingCollector, Reported } from './findings.ts';
+import type { Reported, Reporter } from './findings.ts';
 import type { DocumentPair, Rule } from './model.ts';
 import { follow, type Located } from './pointer.ts';
 
@@ -15,7 +15,8 @@ export interface SchemaWalk {
   side: Side;
   /** "POST /v1/decide": the operation whose request or response is walked. */
   operation: string;
-  collector: FindingCollector;
+  /** The reporter of the family judging the node. */
+  collector: Reporter;
   /** Pairs already walked for this operation and side (schemas may be recursive). */
   visited: Set<string>;
 }
@@ -39,7 +40,13 @@ export function bySide(walk: SchemaWalk, rules: Record<Side, Rule>): Rule {
   return rules[walk.side];
 }
 
-export function compareSchemas(walk: SchemaWalk, families: readonly SchemaRuleFamily[], old: Located, next: Located): void {
+/** A schema-stage family with its own reporter. */
+export interface SchemaJudge {
+  compare: SchemaRuleFamily;
+  collector: Reporter;
+}
+
+export function compareSchemas(walk: Omit<SchemaWalk, 'collector'>, families: readonly SchemaJudge[], old: Located, next: Located): void {
   const oldNode = follow(walk.pair.old, old);
   const newNode = follow(walk.pair.new, next);
   const key = `${oldNode.pointer}\u0000${newNode.pointer}`;
@@ -48,7 +55,7 @@ export function compareSchemas(walk: SchemaWalk, families: readonly SchemaRuleFa
   const oldSchema = asSchema(oldNode.node);
   const newSchema = asSchema(newNode.node);
   const recurse: Recurse = (o, n) => compareSchemas(walk, families, o, n);
-  for (const family of families) family(walk, { schema: oldSchema, pointer: oldNode.pointer }, { schema: newSchema, pointer: newNode.pointer }, recurse);
+  for (const family of families) family.compare({ ...walk, collector: family.collector }, { schema: oldSchema, pointer: oldNode.pointer }, { schema: newSchema, pointer: newNode.pointer }, recurse);
 }
 
 /** Boolean schemas (2020-12) as objects: true accepts anything, false nothing. */

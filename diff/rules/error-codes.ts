@@ -1,8 +1,8 @@
 // The error-code table (x-codes on the error code schema, seed 7): a code clients handle that
 // disappears, or moves to another status, breaks them.
 import { isObject, type JsonObject } from '../../spec/index.ts';
-import { rule, type FindingCollector } from '../findings.ts';
-import type { DocumentPair, Rule } from '../model.ts';
+import { rule } from '../findings.ts';
+import type { DocumentStage, RuleFamily } from '../family.ts';
 import { child } from '../pointer.ts';
 
 const RULES = {
@@ -12,8 +12,6 @@ const RULES = {
   added: rule('error-code-added', 'response', 'non-breaking', 'an error code was added to the error-code table'),
   conditionChanged: rule('error-code-condition-changed', 'response', 'info', "an error code's condition changed"),
 };
-
-export const errorCodeRules: Rule[] = Object.values(RULES);
 
 /** Every x-codes table of the document's schemas, by schema name. */
 function tablesOf(doc: JsonObject): Map<string, { codes: JsonObject; pointer: string }> {
@@ -26,7 +24,7 @@ function tablesOf(doc: JsonObject): Map<string, { codes: JsonObject; pointer: st
   );
 }
 
-export function compareErrorCodes(pair: DocumentPair, collector: FindingCollector): void {
+function compareErrorCodes({ pair, collector }: DocumentStage): void {
   const before = tablesOf(pair.old);
   const after = tablesOf(pair.new);
   for (const [schema, was] of before) {
@@ -58,3 +56,5 @@ export function compareErrorCodes(pair: DocumentPair, collector: FindingCollecto
     }
   }
 }
+
+export const errorCodeFamily: RuleFamily = { name: 'error codes', stage: 'document', rules: Object.values(RULES), compare: compareErrorCodes };

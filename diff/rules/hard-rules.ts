@@ -2,8 +2,9 @@
 // (x-seed-section). Every finding is tagged with the hard-rule sections its node cites, and a
 // change to a schema of such a section that no other rule explains is called out by name.
 import { isObject, type Json, type JsonObject } from '../../spec/index.ts';
-import { rule, type FindingCollector } from '../findings.ts';
-import type { DocumentPair, Finding, Rule } from '../model.ts';
+import type { CollectedStage, Run, RuleFamily } from '../family.ts';
+import { rule } from '../findings.ts';
+import type { Finding } from '../model.ts';
 import { child, nodesOnPath } from '../pointer.ts';
 import { canonical } from '../schema-walk.ts';
 
@@ -11,8 +12,6 @@ const RULES = {
   schemaChanged: rule('hard-rule-schema-changed', 'document', 'info', 'a schema citing a hard-rule seed section changed in a way no other rule classifies (descriptions, examples, extensions)'),
   sectionChanged: rule('hard-rule-section-changed', 'document', 'info', 'a seed section gained or lost hard_rules, or was added or removed'),
 };
-
-export const hardRuleRules: Rule[] = Object.values(RULES);
 
 function hardSectionsOf(doc: JsonObject): Map<string, string> {
   const list = Array.isArray(doc['x-seed-sections']) ? doc['x-seed-sections'] : [];
@@ -29,7 +28,7 @@ function citedHardSections(doc: JsonObject, pointer: string, hard: Map<string, s
 }
 
 /** Tags each finding with the hard-rule sections its node cites in the new document (or the old one, for removals). */
-export function tagHardRuleSections(pair: DocumentPair, findings: Finding[]): void {
+function tagHardRuleSections({ pair }: Run, findings: Finding[]): void {
   const newHard = hardSectionsOf(pair.new);
   const oldHard = hardSectionsOf(pair.old);
   for (const finding of findings) {
@@ -38,22 +37,8 @@ export function tagHardRuleSections(pair: DocumentPair, findings: Finding[]): vo
   }
 }
 
-/**
- * Tags each finding with the open point its node documents (the nearest x-open-point on the
- * way to it): the node describes the reference server's choice, where servers may differ. The
- * class stays: clients of the reference server are still affected.
- */
-export function tagOpenPoints(pair: DocumentPair, findings: Finding[]): void {
-  for (const finding of findings) {
-    if (finding.openPoint) continue;
-    const cited = [...nodesOnPath(pair.new, finding.newPointer), ...nodesOnPath(pair.old, finding.oldPointer)]
-      .map((node: Json) => (isObject(node) && typeof node['x-open-point'] === 'string' ? node['x-open-point'] : undefined))
-      .filter((id): id is string => id !== undefined);
-    if (cited.length > 0) finding.openPoint = cited.at(-1)!;
-  }
-}
-
-export function compareHardRuleSchemas(pair: DocumentPair, collector: FindingCollector, explained: readonly Finding[]): void {
+/** Runs once the other stages have reported: a schema change they explain needs no call-out. */
+function compareHardRuleSchemas({ pair, collector, findings: explained }: CollectedStage): void {
   const schemasOf = (doc: JsonObject) => {
     const components = isObject(doc.components) ? doc.components : {};
     return isObject(components.schemas) ? components.schemas : {};
@@ -87,3 +72,5 @@ export function compareHardRuleSchemas(pair: DocumentPair, collector: FindingCol
     });
   }
 }
+
+export const hardRuleFamily: RuleFamily = { name: 'hard rules', stage: 'collected', rules: Object.values(RULES), compare: compareHardRuleSchemas, amend: tagHardRuleSections };

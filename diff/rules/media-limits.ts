@@ -2,8 +2,8 @@
 // them: media parts per request (x-media-limits, seed 8) and upload families (x-families:
 // accepted types, file size, pages, seconds; seed 4.5 and 8). Both bound what clients send.
 import { isObject, type Json, type JsonObject } from '../../spec/index.ts';
-import { rule, type FindingCollector } from '../findings.ts';
-import type { DocumentPair, Rule } from '../model.ts';
+import { rule } from '../findings.ts';
+import type { DocumentStage, RuleFamily } from '../family.ts';
 import { child } from '../pointer.ts';
 
 const RULES = {
@@ -13,8 +13,6 @@ const RULES = {
   typeRemoved: rule('upload-type-removed', 'request', 'breaking', 'an upload family no longer accepts a MIME type'),
   typeAdded: rule('upload-type-added', 'request', 'non-breaking', 'an upload family accepts a new MIME type'),
 };
-
-export const mediaLimitRules: Rule[] = Object.values(RULES);
 
 /** Every x-media-limits and x-families entry of the component schemas: pointer -> entry. */
 function entriesOf(doc: JsonObject): Map<string, JsonObject> {
@@ -39,7 +37,7 @@ function figure(value: Json | undefined): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-export function compareMediaLimits(pair: DocumentPair, collector: FindingCollector): void {
+function compareMediaLimits({ pair, collector }: DocumentStage): void {
   const before = entriesOf(pair.old);
   const after = entriesOf(pair.new);
   for (const [pointer, was] of before) {
@@ -70,3 +68,5 @@ export function compareMediaLimits(pair: DocumentPair, collector: FindingCollect
     }
   }
 }
+
+export const mediaLimitFamily: RuleFamily = { name: 'media limits', stage: 'document', rules: Object.values(RULES), compare: compareMediaLimits };

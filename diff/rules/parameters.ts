@@ -3,6 +3,7 @@
 // rename. Their schemas are walked on the request side.
 import { isObject, type Json, type JsonObject } from '../../spec/index.ts';
 import { rule } from '../findings.ts';
+import type { RuleFamily } from '../family.ts';
 import type { Rule } from '../model.ts';
 import type { OperationContext, OperationSide } from '../operation-context.ts';
 import { child, follow } from '../pointer.ts';
@@ -18,8 +19,6 @@ const RULES = {
   becameOptional: rule('request-parameter-became-optional', 'request', 'non-breaking', 'a required parameter became optional'),
   locationChanged: rule('request-parameter-location-changed', 'request', 'breaking', 'a parameter moved (e.g. from query to header)'),
 };
-
-export const parameterRules: Rule[] = Object.values(RULES);
 
 interface Parameter {
   key: string;
@@ -51,7 +50,7 @@ function parametersOf(ctx: OperationContext, side: 'old' | 'new'): Map<string, P
   return found;
 }
 
-export function compareParameters(ctx: OperationContext): void {
+function compareParameters(ctx: OperationContext): void {
   const before = parametersOf(ctx, 'old');
   const after = parametersOf(ctx, 'new');
   const removed = [...before.values()].filter((p) => !after.has(p.key));
@@ -93,3 +92,5 @@ function compareParameter(ctx: OperationContext, was: Parameter, now: Parameter)
     ctx.walkSchemas('request', { node: was.definition.schema, pointer: child(was.pointer, 'schema') }, { node: now.definition.schema, pointer: child(now.pointer, 'schema') });
   }
 }
+
+export const parameterFamily: RuleFamily = { name: 'parameters', stage: 'operation', rules: Object.values(RULES), compare: compareParameters };

@@ -2,6 +2,7 @@
 // schemas are walked on the request side, per media type both documents accept.
 import { isObject, type JsonObject } from '../../spec/index.ts';
 import { rule } from '../findings.ts';
+import type { RuleFamily } from '../family.ts';
 import type { Rule } from '../model.ts';
 import type { OperationContext } from '../operation-context.ts';
 import { child, follow } from '../pointer.ts';
@@ -14,8 +15,6 @@ const RULES = {
   mediaTypeAdded: rule('request-media-type-added', 'request', 'non-breaking', 'a request media type is now accepted'),
 };
 
-export const requestBodyRules: Rule[] = Object.values(RULES);
-
 function bodyOf(ctx: OperationContext, side: 'old' | 'new'): { body?: JsonObject; pointer: string } {
   const at = ctx[side];
   if (at.operation.requestBody === undefined) return { pointer: at.pointer };
@@ -23,7 +22,7 @@ function bodyOf(ctx: OperationContext, side: 'old' | 'new'): { body?: JsonObject
   return isObject(node) ? { body: node, pointer } : { pointer };
 }
 
-export function compareRequestBody(ctx: OperationContext): void {
+function compareRequestBody(ctx: OperationContext): void {
   const before = bodyOf(ctx, 'old');
   const after = bodyOf(ctx, 'new');
   const report = (r: Rule, message: string, oldPointer = before.pointer, newPointer = after.pointer) => ctx.collector.report(r, { oldPointer, newPointer, operation: ctx.label, message });
@@ -53,3 +52,5 @@ export function compareRequestBody(ctx: OperationContext): void {
     report(RULES.mediaTypeAdded, `${ctx.label} now also accepts a ${mediaType} body.`, child(before.pointer, 'content'), child(after.pointer, 'content', mediaType));
   }
 }
+
+export const requestBodyFamily: RuleFamily = { name: 'request body', stage: 'operation', rules: Object.values(RULES), compare: compareRequestBody };

@@ -2,6 +2,7 @@
 // response side, per status and media type both documents describe.
 import { isObject, type Json, type JsonObject } from '../../spec/index.ts';
 import { rule } from '../findings.ts';
+import type { RuleFamily } from '../family.ts';
 import type { Rule } from '../model.ts';
 import type { OperationContext } from '../operation-context.ts';
 import { child, follow } from '../pointer.ts';
@@ -16,14 +17,12 @@ const RULES = {
   headerAdded: rule('response-header-added', 'response', 'non-breaking', 'a response header was added'),
 };
 
-export const responseRules: Rule[] = Object.values(RULES);
-
 function located(ctx: OperationContext, side: 'old' | 'new', node: Json, pointer: string): { node: JsonObject; pointer: string } {
   const found = follow(ctx.pair[side], { node, pointer });
   return { node: isObject(found.node) ? found.node : {}, pointer: found.pointer };
 }
 
-export function compareResponses(ctx: OperationContext): void {
+function compareResponses(ctx: OperationContext): void {
   const oldResponses = isObject(ctx.old.operation.responses) ? ctx.old.operation.responses : {};
   const newResponses = isObject(ctx.new.operation.responses) ? ctx.new.operation.responses : {};
   const oldAt = child(ctx.old.pointer, 'responses');
@@ -91,3 +90,5 @@ function compareHeaders(ctx: OperationContext, status: string, before: At, after
     if (!oldHeaders.has(key)) report(RULES.headerAdded, before.pointer, child(after.pointer, 'headers', name), `The ${status} response of ${ctx.label} now carries the ${name} header.`);
   }
 }
+
+export const responseFamily: RuleFamily = { name: 'responses', stage: 'operation', rules: Object.values(RULES), compare: compareResponses };

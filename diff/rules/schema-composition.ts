@@ -3,6 +3,7 @@
 // items and the 2020-12 applicators (prefixItems, if/then/else, not).
 import { isObject, resolvePointer, type Json, type JsonObject } from '../../spec/index.ts';
 import { rule, sided } from '../findings.ts';
+import type { RuleFamily } from '../family.ts';
 import type { Rule } from '../model.ts';
 import { child } from '../pointer.ts';
 import { bySide, canonical, reportAt, type SchemaNode, type SchemaRuleFamily } from '../schema-walk.ts';
@@ -22,7 +23,7 @@ const DISCRIMINATOR = {
   mappingAdded: rule('discriminator-mapping-added', 'both', 'info', 'a discriminator mapping value was added (the variant rules judge the new variant)'),
 };
 
-export const schemaCompositionRules: Rule[] = [...Object.values(RULES).flatMap((pair) => [pair.request, pair.response]), ...Object.values(DISCRIMINATOR)];
+const FAMILY_RULES: Rule[] = [...Object.values(RULES).flatMap((pair) => [pair.request, pair.response]), ...Object.values(DISCRIMINATOR)];
 
 function mappingOf(node: SchemaNode): Record<string, string> {
   const discriminator = node.schema.discriminator;
@@ -70,7 +71,7 @@ function pairVariants(before: Variant[], after: Variant[]): { pairs: Array<[Vari
 
 const labelOf = (variant: Variant) => (variant.ref ? variant.ref.replace(/^#\/components\/schemas\//, '') : `at position ${variant.index}`);
 
-export const compareSchemaComposition: SchemaRuleFamily = (walk, old, next, recurse) => {
+const compareSchemaComposition: SchemaRuleFamily = (walk, old, next, recurse) => {
   for (const keyword of ['oneOf', 'anyOf', 'allOf'] as const) {
     const { pairs, removed, added } = pairVariants(variantsOf(old, keyword), variantsOf(next, keyword));
     for (const [was, now] of pairs) {
@@ -148,3 +149,5 @@ function sameContent(walk: Parameters<SchemaRuleFamily>[0], oldRef: string, newR
   }
 }
 
+
+export const schemaCompositionFamily: RuleFamily = { name: 'schema composition', stage: 'schema', rules: FAMILY_RULES, compare: compareSchemaComposition };

@@ -2,6 +2,7 @@
 // none) rejects requests that passed before; a widened one lets a server send what clients
 // were told could not come.
 import { sided } from '../findings.ts';
+import type { RuleFamily } from '../family.ts';
 import type { ChangeClass, Rule } from '../model.ts';
 import { bySide, reportAt, type SchemaRuleFamily } from '../schema-walk.ts';
 
@@ -49,12 +50,12 @@ const PATTERN = {
   removed: sided('pattern-removed', 'the pattern no longer restricts the string', 'non-breaking', 'breaking'),
 };
 
-export const schemaConstraintRules: Rule[] = [
+const FAMILY_RULES: Rule[] = [
   ...[...BOUND_RULES.values()].flatMap((pair) => [pair.narrowed.request, pair.narrowed.response, pair.widened.request, pair.widened.response]),
   ...Object.values(PATTERN).flatMap((pair) => [pair.request, pair.response]),
 ];
 
-export const compareSchemaConstraints: SchemaRuleFamily = (walk, old, next) => {
+const compareSchemaConstraints: SchemaRuleFamily = (walk, old, next) => {
   for (const bound of BOUNDS) {
     const before = old.schema[bound.keyword];
     const after = next.schema[bound.keyword];
@@ -75,3 +76,5 @@ export const compareSchemaConstraints: SchemaRuleFamily = (walk, old, next) => {
   else if (after === undefined) reportAt(walk, bySide(walk, PATTERN.removed), old, next, `${next.pointer} no longer has to match ${String(before)}.`);
   else reportAt(walk, bySide(walk, PATTERN.changed), old, next, `${next.pointer} pattern changed from ${String(before)} to ${String(after)}.`);
 };
+
+export const schemaConstraintFamily: RuleFamily = { name: 'schema constraints', stage: 'schema', rules: FAMILY_RULES, compare: compareSchemaConstraints };

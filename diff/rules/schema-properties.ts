@@ -3,6 +3,7 @@
 // property is harmless; a request property that becomes required is not.
 import { isObject, type Json } from '../../spec/index.ts';
 import { sided } from '../findings.ts';
+import type { RuleFamily } from '../family.ts';
 import type { Rule } from '../model.ts';
 import { child } from '../pointer.ts';
 import { bySide, reportAt, type SchemaNode, type SchemaRuleFamily } from '../schema-walk.ts';
@@ -17,7 +18,7 @@ const RULES = {
   opened: sided('additional-properties-opened', 'unknown properties are now accepted', 'non-breaking', 'non-breaking'),
 };
 
-export const schemaPropertyRules: Rule[] = Object.values(RULES).flatMap((pair) => [pair.request, pair.response]);
+const FAMILY_RULES: Rule[] = Object.values(RULES).flatMap((pair) => [pair.request, pair.response]);
 
 const propertiesOf = (node: SchemaNode) => (isObject(node.schema.properties) ? node.schema.properties : {});
 const requiredOf = (node: SchemaNode) => new Set(Array.isArray(node.schema.required) ? node.schema.required.map(String) : []);
@@ -25,7 +26,7 @@ const requiredOf = (node: SchemaNode) => new Set(Array.isArray(node.schema.requi
 /** False when the keyword closes the object; a schema or absence leaves it open. */
 const isClosed = (value: Json | undefined) => value === false;
 
-export const compareSchemaProperties: SchemaRuleFamily = (walk, old, next, recurse) => {
+const compareSchemaProperties: SchemaRuleFamily = (walk, old, next, recurse) => {
   const oldProps = propertiesOf(old);
   const newProps = propertiesOf(next);
   const oldRequired = requiredOf(old);
@@ -68,3 +69,5 @@ export const compareSchemaProperties: SchemaRuleFamily = (walk, old, next, recur
     }
   }
 };
+
+export const schemaPropertyFamily: RuleFamily = { name: 'schema properties', stage: 'schema', rules: FAMILY_RULES, compare: compareSchemaProperties };

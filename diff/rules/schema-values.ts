@@ -3,6 +3,7 @@
 // more values sends clients what they were never told to expect.
 import { isObject, type Json, type JsonObject } from '../../spec/index.ts';
 import { sided } from '../findings.ts';
+import type { RuleFamily } from '../family.ts';
 import { follow } from '../pointer.ts';
 import { bySide, reportAt, type SchemaNode, type SchemaRuleFamily } from '../schema-walk.ts';
 
@@ -20,7 +21,7 @@ const RULES = {
   formatRemoved: sided('format-removed', 'the format was removed', 'non-breaking', 'breaking'),
 };
 
-export const schemaValueRules = Object.values(RULES).flatMap((pair) => [pair.request, pair.response]);
+const FAMILY_RULES = Object.values(RULES).flatMap((pair) => [pair.request, pair.response]);
 
 /**
  * The JSON types a schema admits; undefined when nothing restricts them. Without `type`, a
@@ -62,7 +63,7 @@ function enumOf(node: SchemaNode): Json[] | undefined {
 
 const show = (values: Iterable<unknown>) => [...values].map((value) => JSON.stringify(value)).join(', ');
 
-export const compareSchemaValues: SchemaRuleFamily = (walk, old, next) => {
+const compareSchemaValues: SchemaRuleFamily = (walk, old, next) => {
   const oldTypes = typesOf(walk.pair.old, old.schema);
   const newTypes = typesOf(walk.pair.new, next.schema);
   const where = `${next.pointer}`;
@@ -115,3 +116,5 @@ export const compareSchemaValues: SchemaRuleFamily = (walk, old, next) => {
     reportAt(walk, bySide(walk, RULES.formatRemoved), old, next, `${where} no longer has format "${String(oldFormat)}".`);
   }
 };
+
+export const schemaValueFamily: RuleFamily = { name: 'schema values', stage: 'schema', rules: FAMILY_RULES, compare: compareSchemaValues };

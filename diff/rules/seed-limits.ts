@@ -1,8 +1,9 @@
 // x-seed-limits: figures the seed states that no schema keyword carries (body limit, default
 // asset lifetime, model names). Each change is called out by the limit's name.
 import { isObject, type Json, type JsonObject } from '../../spec/index.ts';
-import { rule, type FindingCollector } from '../findings.ts';
-import type { DocumentPair, Rule } from '../model.ts';
+import { rule } from '../findings.ts';
+import type { DocumentStage, RuleFamily } from '../family.ts';
+import type { Rule } from '../model.ts';
 import { child } from '../pointer.ts';
 import { canonical } from '../schema-walk.ts';
 
@@ -15,12 +16,10 @@ const RULES = {
   added: rule('seed-limit-added', 'document', 'info', 'a seed figure was added to x-seed-limits'),
 };
 
-export const seedLimitRules: Rule[] = Object.values(RULES);
-
 const POINTER = '/x-seed-limits';
 const limitsOf = (doc: JsonObject): JsonObject => (isObject(doc['x-seed-limits']) ? doc['x-seed-limits'] : {});
 
-export function compareSeedLimits(pair: DocumentPair, collector: FindingCollector): void {
+function compareSeedLimits({ pair, collector }: DocumentStage): void {
   const before = limitsOf(pair.old);
   const after = limitsOf(pair.new);
   const report = (r: Rule, name: string, message: string) =>
@@ -46,3 +45,5 @@ export function compareSeedLimits(pair: DocumentPair, collector: FindingCollecto
     }
   }
 }
+
+export const seedLimitFamily: RuleFamily = { name: 'seed limits', stage: 'document', rules: Object.values(RULES), compare: compareSeedLimits };

@@ -1,18 +1,16 @@
 // Seed 9: the version of the description. A new major version (/v1 -> /v2 with info.version)
 // may break clients; anything else that moves only one of the two is worth a look.
-import { rule, type FindingCollector } from '../findings.ts';
-import type { DocumentPair, Rule } from '../model.ts';
-import type { MajorVersions } from '../version.ts';
+import type { DocumentStage, Run, RuleFamily } from '../family.ts';
+import { rule } from '../findings.ts';
+import type { DocumentPair, Finding } from '../model.ts';
 
-export const VERSION_RULES = {
+const VERSION_RULES = {
   majorChanged: rule('major-version-changed', 'document', 'info', 'the major version moved in both info.version and the /vN paths: breaking findings are reported as info (seed 9.2)'),
   majorHalfChanged: rule('major-version-inconsistent', 'document', 'info', 'info.version and the /vN paths disagree on the new major version, so breaking findings stay breaking'),
   versionChanged: rule('info-version-changed', 'document', 'info', 'info.version changed within the same major version'),
 };
 
-export const versioningRules: Rule[] = Object.values(VERSION_RULES);
-
-export function compareVersions(pair: DocumentPair, majors: MajorVersions, collector: FindingCollector): void {
+function compareVersions({ pair, majors, collector }: DocumentStage): void {
   const version = (doc: DocumentPair['old']) => String((doc.info as { version?: unknown } | undefined)?.version ?? '');
   const oldVersion = version(pair.old);
   const newVersion = version(pair.new);
@@ -25,3 +23,14 @@ export function compareVersions(pair: DocumentPair, majors: MajorVersions, colle
     collector.report(VERSION_RULES.versionChanged, { oldPointer: '/info/version', newPointer: '/info/version', message: `info.version went from ${oldVersion} to ${newVersion} within major version ${majors.newMajor ?? '?'}.` });
   }
 }
+
+/** Under a new major version every breaking finding stays listed, as info (seed 9.2). */
+function downgradeUnderNewMajor({ majors }: Run, findings: Finding[]): void {
+  if (!majors.changed) return;
+  for (const finding of findings.filter((f) => f.class === 'breaking')) {
+    finding.downgradedFrom = 'breaking';
+    finding.class = 'info';
+  }
+}
+
+export const versioningFamily: RuleFamily = { name: 'versioning', stage: 'document', rules: Object.values(VERSION_RULES), compare: compareVersions, amend: downgradeUnderNewMajor };

@@ -1,6 +1,6 @@
 // Rule family parameters: corpus pairs made from the kit's spec, both directions.
-import { parameterRules } from '../rules/parameters.ts';
+import { parameterFamily } from '../rules/parameters.ts';
 import { casesFor } from './corpus/all.ts';
 import { runCorpus } from './corpus/run.ts';
 
-runCorpus('parameters', casesFor(parameterRules));
+runCorpus('parameters', casesFor(parameterFamily.rules));

@@ -1,6 +1,6 @@
 // Rule family responses: corpus pairs made from the kit's spec, both directions.
-import { responseRules } from '../rules/responses.ts';
+import { responseFamily } from '../rules/responses.ts';
 import { casesFor } from './corpus/all.ts';
 import { runCorpus } from './corpus/run.ts';
 
-runCorpus('responses', casesFor(responseRules));
+runCorpus('responses', casesFor(responseFamily.rules));

@@ -1,6 +1,6 @@
 // Rule family schema composition: corpus pairs made from the kit's spec, both directions.
-import { schemaCompositionRules } from '../rules/schema-composition.ts';
+import { schemaCompositionFamily } from '../rules/schema-composition.ts';
 import { casesFor } from './corpus/all.ts';
 import { runCorpus } from './corpus/run.ts';
 
-runCorpus('schema composition', casesFor(schemaCompositionRules));
+runCorpus('schema composition', casesFor(schemaCompositionFamily.rules));

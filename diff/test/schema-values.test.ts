@@ -1,6 +1,6 @@
 // Rule family schema values: corpus pairs made from the kit's spec, both directions.
-import { schemaValueRules } from '../rules/schema-values.ts';
+import { schemaValueFamily } from '../rules/schema-values.ts';
 import { casesFor } from './corpus/all.ts';
 import { runCorpus } from './corpus/run.ts';
 
-runCorpus('schema values', casesFor(schemaValueRules));
+runCorpus('schema values', casesFor(schemaValueFamily.rules));

@@ -1,6 +1,6 @@
 // Rule family seed limits: corpus pairs made from the kit's spec, both directions.
-import { seedLimitRules } from '../rules/seed-limits.ts';
+import { seedLimitFamily } from '../rules/seed-limits.ts';
 import { casesFor } from './corpus/all.ts';
 import { runCorpus } from './corpus/run.ts';
 
-runCorpus('seed limits', casesFor(seedLimitRules));
+runCorpus('seed limits', casesFor(seedLimitFamily.rules));

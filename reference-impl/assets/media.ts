@@ -13,7 +13,7 @@ import { audioDurationSeconds } from './duration.ts';
 import { bareMediaType, printableMediaType } from './content-type.ts';
 import { docxPageCount } from './docx-pages.ts';
 import { familyLimits, familyOf, isAcceptedMimeType, textMimeTypes, type AcceptedMimeType, type AssetFamily } from './families.ts';
-import { imageSize } from './image-structure.ts';
+import { decodableImageSize } from './image-structure.ts';
 import { pdfPageCount } from './pdf-pages.ts';
 import { isTextualType, sniffMimeType } from './sniff.ts';
 import { isUtf8Text, startsWithUtf16Bom } from './text.ts';
@@ -88,7 +88,7 @@ async function audioVerdict(bytes: Uint8Array, type: AcceptedMimeType): Promise<
 }
 
 function imageVerdict(bytes: Uint8Array, type: AcceptedMimeType): UploadVerdict {
-  const size = imageSize(bytes, type as 'image/png' | 'image/jpeg' | 'image/webp');
+  const size = decodableImageSize(bytes, type as 'image/png' | 'image/jpeg' | 'image/webp');
   return size ? { ok: true, mimeType: type, family: 'image' } : cannotDecode(type);
 }
 

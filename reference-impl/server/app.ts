@@ -12,7 +12,7 @@ import { checkDecideRequest } from './decide-request.ts';
 import { openDecisionLog } from './decision-log.ts';
 import { installErrorHandlers } from './error-handler.ts';
 import { createKeyRing, type ProjectKeys } from './keys.ts';
-import { createRateLimiter, unlimited, type RateLimitOptions } from './rate-limit.ts';
+import { installRateLimit, type RateLimitOptions } from './rate-limit.ts';
 import { serverProfile, type ChoiceOverrides, type ProfileName, type ServerProfile } from './profile.ts';
 import { installCallerRequestIdPolicy, requestIdFor } from './request-id.ts';
 import { registerAssets, UPLOAD_PATH } from './routes/assets.ts';
@@ -101,7 +101,9 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
     // JSON endpoints take application/json, and whatever else the profile reads as JSON (open point json-content-type).
     v1.removeContentTypeParser('text/plain');
     for (const type of app.profile.jsonAlsoAccepts) v1.addContentTypeParser(type, { parseAs: 'string' }, v1.getDefaultJsonParser('ignore', 'ignore'));
-    installAuth(v1, createKeyRing(options.projects), app.profile.rateLimited ? createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now) : unlimited);
+    installAuth(v1, createKeyRing(options.projects));
+    // The alternate choice of open point rate-limits: no limit below the service's capacity.
+    if (app.profile.rateLimited) await installRateLimit(v1, options.rateLimit ?? DEFAULT_RATE_LIMIT, now);
     registerDecide(v1, { engine, assets, audio, decisions, reader, now: clock });
     registerFeedback(v1, { decisions, now: clock });
     registerModels(v1);

@@ -2,10 +2,11 @@
 // never a stack trace, never request content in the logs.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { requestBodyLimitBytes } from '../../spec/index.ts';
-import { failure, sendFailure, type ApiFailure } from './errors.ts';
+import { failure, RaisedFailure, sendFailure, type ApiFailure } from './errors.ts';
 
 /** Maps an error thrown by Fastify or a handler to the failure the caller sees. */
 export function failureForError(error: FastifyError, upload: 'not-upload' | 'upload' | 'upload-within-body-limit'): ApiFailure | undefined {
+  if (error instanceof RaisedFailure) return error.failure;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       if (upload === 'upload') return failure('ASSET_TOO_LARGE', 'The file is over the largest size limit of any accepted type.');

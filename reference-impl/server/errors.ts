@@ -21,6 +21,16 @@ export function failure(code: string, message: string, headers?: Record<string, 
 }
 
 /**
+ * A failure thrown rather than sent, by code that only throws (a Fastify plugin's hook): the
+ * error handler sends it as it is.
+ */
+export class RaisedFailure extends Error {
+  constructor(readonly failure: ApiFailure) {
+    super(failure.message);
+  }
+}
+
+/**
  * Sends a failure in the seed's error body, with the status the spec states (or the reference
  * status); the server's profile may answer a name-only code with another code (open point name-only-statuses).
  */

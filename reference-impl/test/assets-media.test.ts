@@ -286,6 +286,15 @@ describe('DECODE_FAILED (reference status)', () => {
     expectRejected(await inspectUpload(truncatedSample('image/webp'), 'image/webp'), 'DECODE_FAILED');
   });
 
+  it('rejects intact images with a zero dimension', async () => {
+    expectRejected(await inspectUpload(pngImage({ width: 0 }), 'image/png'), 'DECODE_FAILED');
+    const flat = jpegImage();
+    const frame = flat.findIndex((byte, i) => byte === 0xff && flat[i + 1] === 0xc0);
+    flat.set([0, 0], frame + 5); // the frame header's height
+    expectRejected(await inspectUpload(flat, 'image/jpeg'), 'DECODE_FAILED');
+    expect(await inspectUpload(jpegImage(), 'image/jpeg')).toMatchObject({ ok: true });
+  });
+
   it('answers every name-only upload code with the status open point name-only-statuses gives it', async () => {
     const statuses = referenceChoice<Record<string, number>>('name-only-statuses', 'statuses');
     const cases: Array<[string, Uint8Array, string]> = [
@@ -315,6 +324,19 @@ describe('extractText', () => {
       '<h1>Caf&eacute; &amp; Co</h1><p>Price:&nbsp;5&euro; &lt;net&gt; &#8212; &#x263A; &quot;ok&quot; &unknown;</p>' +
       '<ul><li>one</li><li>two</li></ul><noscript>enable js</noscript></body></html>';
     expect(extractText(text(html), 'text/html')).toBe('Café & Co\nPrice: 5€ <net> — ☺ "ok" &unknown;\none\ntwo');
+  });
+
+  it('reads every HTML character reference as a browser does: named, legacy without a semicolon, decimal and hex', () => {
+    const html =
+      '<p>Caf&eacute; &Auml;pfel&nbsp;und Birnen&hellip;</p>' +
+      '<p>&Eacute;t&eacute; &oslash; &aring; &frac12; &rarr; &NotEqualTilde; &fjlig;</p>' +
+      // Legacy references HTML still reads without a semicolon, and one it does not (&hellip is not legacy).
+      '<p>Fish &amp Chips &copy 2026 &hellip done</p>' +
+      // Decimal and hex; HTML reads &#128; as the windows-1252 euro sign and &#0; as U+FFFD.
+      '<p>&#233;&#x00C4; &#8364;&#128; &#x1F600; [&#0;]</p>';
+    expect(extractText(text(html), 'text/html')).toBe(
+      ['Café Äpfel und Birnen…', 'Été ø å ½ → ≂̸ fj', 'Fish & Chips © 2026 &hellip done', 'éÄ €€ 😀 [\uFFFD]'].join('\n'),
+    );
   });
 
   it('keeps the text of the HTML sample', () => {

@@ -59,4 +59,30 @@ describe('rate limiting', () => {
     limited.advance(1_000);
     expect((await call(limited, 'GET', '/v1/models')).status).toBe(200);
   });
+
+  test('the 429 is the seed error body with its request id and a Retry-After of the whole seconds until the next token; a refused key is still 401', async () => {
+    const bucket = await startServer({ startAt: Date.now(), rateLimit: { perSecond: 2, burst: 1 } }); // a clock that moves only when told
+    try {
+      expect((await call(bucket, 'POST', '/v1/decide', { body: { context: 'x', questions: {} } })).status).not.toBe(429);
+      const refused = await call(bucket, 'GET', '/v1/models');
+      expect([refused.status, refused.headers['content-type'], refused.headers['retry-after']]).toEqual([429, 'application/json; charset=utf-8', '1']);
+      expect(refused.json).toEqual({ error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded for this key; retry in 1 s.', request_id: refused.headers['x-request-id'] } });
+      expect(Object.keys(refused.headers).filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
+      // One bucket per key across every /v1 operation, uploads included (the limit runs before the body is read).
+      for (const op of v1Operations) {
+        const reply = await call(bucket, op.method.toUpperCase(), concretePath(op.path), { body: op.method === 'post' ? {} : undefined });
+        expect([`${op.method} ${op.path}`, reply.status, reply.json.error.code]).toEqual([`${op.method} ${op.path}`, 429, 'RATE_LIMITED']);
+      }
+      // Authentication comes first: an unknown key is told so, not rate limited.
+      expect((await call(bucket, 'GET', '/v1/models', { key: 'svc_live_not_a_known_key' })).status).toBe(401);
+      // A token every 500 ms: half a second later one request passes, and the next is limited again.
+      bucket.advance(499);
+      expect((await call(bucket, 'GET', '/v1/models')).status).toBe(429);
+      bucket.advance(1);
+      expect((await call(bucket, 'GET', '/v1/models')).status).toBe(200);
+      expect((await call(bucket, 'GET', '/v1/models')).status).toBe(429);
+    } finally {
+      await bucket.stop();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elementsNamed, parseXmlStrict } from './strict-xml.ts';
+import { elementsNamed, parseXmlStrict, XmlSyntaxError } from './strict-xml.ts';
 
 // The JUnit tests lean on this reader: it must refuse what an XML parser refuses.
 describe('the strict XML reader the JUnit tests use', () => {
@@ -30,7 +30,11 @@ describe('the strict XML reader the JUnit tests use', () => {
     ['-- inside a comment', '<a><!-- a -- b --></a>'],
     ['an XML declaration after the start', ' <?xml version="1.0"?><a/>'],
     ['text after the root', '<a/>tail'],
+    ['text ending in > after the root', '<a></a>tail>'],
+    ['a DOCTYPE', '<?xml version="1.0"?>\n<!DOCTYPE a><a/>'],
+    ['a malformed XML declaration', '<?xml encoding="UTF-8"?><a/>'],
+    ['a bare ampersand in an attribute value', '<a x="fish & chips"/>'],
   ])('refuses %s', (_, source) => {
-    expect(() => parseXmlStrict(source)).toThrow(/offset/);
+    expect(() => parseXmlStrict(source)).toThrow(XmlSyntaxError);
   });
 });

@@ -1,27 +1,19 @@
 // The text of a DOCX: the runs of word/document.xml in order, a line per paragraph, tabs and line
 // breaks kept. The archive is inflated by fflate's asynchronous unzip (worker threads), with the
 // same part-size cap as the page count (docx-pages.ts) against zip bombs; scanning the XML for
-// its text runs is a single linear pass.
+// its text runs is a single linear pass; character references are decoded by the entities
+// package (the five XML names, decimal and hex).
 //
 // Why not mammoth: it converts to HTML with styles, lists and images, none of which the scorer
 // reads; it would add jszip, xmldom and four more packages, and jszip inflates a part whatever
 // its declared size. The page count already reads the archive with fflate.
+import { decodeXML } from 'entities';
 import type { UnzipFileInfo } from 'fflate';
 import { docxDocumentPart, maxInflatedPartBytes } from '../docx-pages.ts';
 
 let fflateLoading: Promise<typeof import('fflate')> | undefined;
 
 const wanted = (file: UnzipFileInfo): boolean => file.name === docxDocumentPart && file.originalSize <= maxInflatedPartBytes;
-
-const namedEntities: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-function unescapeXml(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|lt|gt|amp|quot|apos);/g, (whole, name: string) => {
-    if (name[0] !== '#') return namedEntities[name] ?? whole;
-    const code = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
-}
 
 // One token per match: a text run's content (<w:t>, not <w:delText>: deleted revisions are not
 // the document's text), a tab, a line break, or the end of a paragraph.
@@ -30,7 +22,7 @@ const tokens = /<(?:\w+:)?t(?:\s[^>]*)?>([^<]*)<\/(?:\w+:)?t>|<(?:\w+:)?(tab|br|
 export function documentXmlText(documentXml: string): string {
   let text = '';
   for (const match of documentXml.matchAll(tokens)) {
-    if (match[1] !== undefined) text += unescapeXml(match[1]);
+    if (match[1] !== undefined) text += decodeXML(match[1]);
     else if (match[2] === 'tab') text += '\t';
     else text += '\n';
   }
