@@ -128,7 +128,7 @@ async function assetLifecycle(t: CheckContext, form: Form): Promise<void> {
   if (!(error.failure instanceof CheckFailure)) throw error.failure;
   const sequence = error.ran.join('; ');
   const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0][1]))?.[1];
-  t.note(`Shortest failing sequence (${error.ran.length} ${together ? 'groups' : 'commands'}, shrunk ${details.numShrinks} times${stopped}): ${sequence}`);
+  t.note(`Shortest failing sequence (${error.ran.length} ${together ? 'group' : 'command'}${error.ran.length === 1 ? '' : 's'}, shrunk ${details.numShrinks} times${stopped}): ${sequence}`);
   t.note(`Replay: fast-check seed ${details.seed}, path "${details.counterexamplePath}"${replayPath !== undefined ? `, fc.commands replayPath "${replayPath}"` : ''}.`);
   if (together) t.note(overlap.trim());
 
@@ -145,6 +145,12 @@ function overlapNote(maxInFlight: number): string {
   return ' No overlap was achieved: no two requests were in flight together, so this run says nothing about requests that overlap.';
 }
 
+/** A curl line run in the background: the `&` goes before its trailing comment, which would swallow it. */
+function inBackground(curl: string): string {
+  const comment = curl.lastIndexOf('  # body: ');
+  return comment < 0 ? `${curl} &` : `${curl.slice(0, comment)} &${curl.slice(comment)}`;
+}
+
 /**
  * Sends the failing request once more, so that it is among the check's last exchanges, and
  * returns its curl line. A request that failed among others run together is sent again with
@@ -155,7 +161,7 @@ async function sendAgain(t: CheckContext, clients: ProjectClients, error: Sequen
   const step = `step ${error.ran.length}, project ${error.lastCall.project}`;
   const calls = error.sentTogether && error.sentTogether.length > 1 ? error.sentTogether : [error.lastCall];
   const curls = calls.map((call) => curlOf(t.target.baseUrl, call));
-  const reproduction = calls.length > 1 ? `(${curls.join(' & ')} & wait)` : curls[0]!;
+  const reproduction = calls.length > 1 ? `(\n${curls.map(inBackground).join('\n')}\nwait)` : curls[0]!;
   const what = calls.length > 1 ? `The failing request (${step}) and the ${calls.length - 1} sent together with it` : `The failing request (${step})`;
   const sent = await Promise.allSettled(calls.map((call) => clients[call.project]!.send(call.request)));
   const refused = sent.find((outcome) => outcome.status === 'rejected');

@@ -18,7 +18,7 @@ import type { AssetModel } from './model.ts';
 import { memberSystem, type RealSystem } from './system.ts';
 
 /** The most commands of one group, hence the most requests in flight together. */
-export const MAX_TOGETHER = 4;
+export const MAX_TOGETHER = 6;
 
 export class Together extends AssetCommand {
   readonly name = 'Together';
