@@ -8,8 +8,8 @@
 //
 // The same commands also run together (PROP-ASSET-LIFECYCLE-CONCURRENT, asset-model/together.ts):
 // groups of them send their requests at once and fast-check's scheduler (fc.scheduler) chooses
-// the order their answers reach the model. A server right one
-// request at a time and wrong under overlap (ids raced, a caller's project in shared state)
+// the order their answers reach the model. A server right one request at a time and wrong under
+// overlap (ids raced, a caller's project in shared state, errors beyond a few requests in flight)
 // fails there with the shortest sequence of groups and the answer order that show it.
 import fc from 'fast-check';
 import { area, CheckFailure, type Check } from '../harness/check.ts';
@@ -33,7 +33,7 @@ export const MAX_COMMANDS = 24;
 export const EXPIRY_WAIT_BUDGET_MS = 12_000;
 /** Exploration and shrinking together stop after this long (fast-check's interruptAfterTimeLimit). */
 export const TIME_LIMIT_MS = 120_000;
-/** Sequences of groups run together when --num-runs is not given: about 5 s of requests against the reference server. */
+/** Sequences of groups run together when --num-runs is not given: 4 to 8 s against the reference server on a busy 2-core machine. */
 export const DEFAULT_SEQUENCES_TOGETHER = 100;
 /** The longest sequence of groups generated. */
 export const MAX_GROUPS = 12;

@@ -15,7 +15,9 @@
 // that of decide is not shown. Where the seed is silent, only "not 2xx" or nothing is asserted:
 // the owner after deletion (open point asset-after-delete), another project after deletion or
 // expiry, the owner reading or deleting an expired asset (open point asset-read-after-expiry; an
-// Asset it answers must still be the one uploaded), anything at the very moment of expiry.
+// Asset it answers must still be the one uploaded), anything at the very moment of expiry, and,
+// when commands run together (together.ts), anything the owner does while the asset's deletion
+// is in flight (its decision may come first or after: success or not 2xx).
 import fc from 'fast-check';
 import { assetDifferences, assetLifetimeMs, decideReferencing, isSuccess, sha256EncodingOf, sleep, unknownAssetId, uploadSample } from '../../harness/assets-support.ts';
 import { CheckFailure } from '../../harness/check.ts';
