@@ -197,9 +197,12 @@ describe('errorsUnderOverlap', () => {
 });
 
 // The suite as it stands sends one request at a time: it passes every one of these servers,
-// which is what makes them worth catching. Against the default profile every check runs; against
-// the alternate profile (other choices on the open points, e.g. invalid caller ids refused, the
-// sha256 in upper case), the checks of the areas each bug touches.
+// which is what makes them worth catching. These are its areas, each of whose checks sends one
+// request at a time; an area of checks on overlapping requests is left out on purpose, since
+// catching these servers is its job. Against the default profile every one of these areas runs;
+// against the alternate profile (other choices on the open points, e.g. invalid caller ids
+// refused, the sha256 in upper case), the areas each bug touches.
+const SEQUENTIAL_AREAS = ['auth', 'request-ids', 'decide-validation', 'decide-answers', 'limits', 'assets', 'media-privacy', 'isolation', 'errors', 'models', 'feedback', 'service'];
 const AREAS_TOUCHED: Record<keyof typeof overlapBugs, string[]> = {
   requestIdInSharedState: ['auth', 'request-ids', 'errors', 'feedback'],
   answerCacheKeyedByContext: ['decide-validation', 'decide-answers'],
@@ -208,8 +211,14 @@ const AREAS_TOUCHED: Record<keyof typeof overlapBugs, string[]> = {
   errorsUnderOverlap: ['decide-validation', 'decide-answers', 'limits'],
 };
 
-async function mustFailuresOfSequentialSuite(bug: OverlapBug, good: EmbeddedTarget, areas?: readonly string[]): Promise<string[]> {
-  const selected = areas ? conformanceChecks.filter((check) => areas.includes(check.area)) : conformanceChecks;
+test('the sequential areas are areas of the catalogue, and the areas touched are among them', () => {
+  const areas = new Set(conformanceChecks.map((check) => check.area));
+  expect(SEQUENTIAL_AREAS.filter((name) => !areas.has(name))).toEqual([]);
+  expect(Object.values(AREAS_TOUCHED).flat().filter((name) => !SEQUENTIAL_AREAS.includes(name))).toEqual([]);
+});
+
+async function mustFailuresOfSequentialSuite(bug: OverlapBug, good: EmbeddedTarget, areas: readonly string[]): Promise<string[]> {
+  const selected = conformanceChecks.filter((check) => areas.includes(check.area));
   let failures: string[] = [];
   await behind(
     bug,
@@ -240,8 +249,8 @@ describe.concurrent('the sequential conformance suite', () => {
   afterAll(async () => alternate.stop());
 
   for (const [name, bug] of Object.entries(overlapBugs) as Array<[keyof typeof overlapBugs, OverlapBug]>) {
-    test(`gives ${name} 0 MUST failures, every check, default profile behind it`, async () => {
-      expect(await mustFailuresOfSequentialSuite(bug, target)).toEqual([]);
+    test(`gives ${name} 0 MUST failures, every sequential area, default profile behind it`, async () => {
+      expect(await mustFailuresOfSequentialSuite(bug, target, SEQUENTIAL_AREAS)).toEqual([]);
     }, 240_000);
 
     test(`gives ${name} 0 MUST failures, areas ${AREAS_TOUCHED[name].join(', ')}, alternate profile behind it`, async () => {
