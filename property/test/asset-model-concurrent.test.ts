@@ -102,7 +102,7 @@ describe('PROP-ASSET-LIFECYCLE-CONCURRENT', () => {
   afterAll(async () => Promise.all([target?.stop(), alternate?.stop()]));
 
   for (const profile of ['default', 'alternate'] as const) {
-    test(`passes against the reference server (${profile} profile) in its default budget, with requests in flight together`, { timeout: 60_000 }, async () => {
+    test(`passes against the reference server (${profile} profile) in its default budget, with requests in flight together`, { timeout: 90_000 }, async () => {
       const server = profile === 'default' ? target : alternate;
       const result = await runLifecycle(server, server.baseUrl);
       expect(result.status, explain(result)).toBe('pass');
