@@ -15,7 +15,9 @@
 // that of decide is not shown. Where the seed is silent, only "not 2xx" or nothing is asserted:
 // the owner after deletion (open point asset-after-delete), another project after deletion or
 // expiry, the owner reading or deleting an expired asset (open point asset-read-after-expiry; an
-// Asset it answers must still be the one uploaded), anything at the very moment of expiry.
+// Asset it answers must still be the one uploaded), anything at the very moment of expiry, and,
+// when commands run together (together.ts), anything the owner does while the asset's deletion
+// is in flight (its decision may come first or after: success or not 2xx).
 import fc from 'fast-check';
 import { assetDifferences, assetLifetimeMs, decideReferencing, isSuccess, sha256EncodingOf, sleep, unknownAssetId, uploadSample } from '../../harness/assets-support.ts';
 import { CheckFailure } from '../../harness/check.ts';
@@ -23,7 +25,7 @@ import { describeReply, expectError, expectSuccess, expectValidBody } from '../.
 import type { Reply } from '../../harness/http.ts';
 import type { MediaPartType } from '../../harness/requests.ts';
 import { familyOfType, type SampleMimeType } from '../../harness/samples/media.ts';
-import { phaseDuring, refLabel, surelyExpiredAt, type AssetModel, type ModelAsset, type Phase, type Project } from './model.ts';
+import { phaseDuring, refLabel, surelyExpiredAt, type AssetModel, type Deletion, type ModelAsset, type Phase, type Project } from './model.ts';
 import { clientOf, type RealSystem } from './system.ts';
 
 /** The longest a single WaitForExpiry sleeps, whatever expires_at says. */
@@ -53,13 +55,13 @@ function expectRecordedAsset(reply: Reply, asset: ModelAsset, ref: string, opera
   if (differences.length > 0) throw new CheckFailure(`the Asset ${ref} as uploaded (seed 4.6)`, differences.join('; '));
 }
 
-const PHASE_WORDS: Record<Phase, string> = { active: 'an active', deleted: 'a deleted', expired: 'an expired', 'active-or-expired': 'an expiring' };
+const PHASE_WORDS: Record<Phase, string> = { active: 'an active', deleted: 'a deleted', expired: 'an expired', 'active-or-expired': 'an expiring', 'active-or-deleted': 'a concurrently deleted' };
 
 /** "#1, a deleted asset of project A". */
 const whose = (asset: ModelAsset, ref: string, phase: Phase) => `${ref}, ${PHASE_WORDS[phase]} asset of project ${asset.owner}`;
 
 /** Every command counts itself, joins the sequence's list of commands run, then acts. */
-abstract class AssetCommand implements fc.AsyncCommand<AssetModel, RealSystem> {
+export abstract class AssetCommand implements fc.AsyncCommand<AssetModel, RealSystem> {
   abstract readonly name: string;
   abstract check(model: Readonly<AssetModel>): boolean;
   protected abstract act(model: AssetModel, real: RealSystem): Promise<void>;
@@ -111,11 +113,11 @@ abstract class AssetAction extends AssetCommand {
   }
 }
 
-/** Sends one request about `asset` and tells the phase the asset was in while it was in flight. */
-async function about(asset: ModelAsset, send: () => Promise<Reply>): Promise<{ reply: Reply; phase: Phase }> {
+/** Sends one request about `asset` and tells the phase the asset was in while it was in flight (`own`: the request is that deletion). */
+async function about(asset: ModelAsset, send: () => Promise<Reply>, own?: Deletion): Promise<{ reply: Reply; phase: Phase }> {
   const sentAt = Date.now();
   const reply = await send();
-  return { reply, phase: phaseDuring(asset, sentAt, Date.now()) };
+  return { reply, phase: phaseDuring(asset, sentAt, Date.now(), own) };
 }
 
 /** Counts the situation a command met (e.g. "ReferenceInDecide by the owner of an expired asset"), for the report. */
@@ -151,7 +153,7 @@ export class Upload extends AssetCommand {
     const lifetimeMs = assetLifetimeMs(asset);
     if (!(lifetimeMs > 0)) throw new CheckFailure(`expires_at after created_at for ${what} (seed 2.5)`, `created_at ${asset.created_at}, expires_at ${asset.expires_at}`);
     const expires = { earliest: sentAt + lifetimeMs, latest: answeredAt + lifetimeMs };
-    model.assets.push({ id: asset.id, owner: this.project, state: 'active', uploaded: asset, expires, waitedFor: false });
+    model.assets.push({ id: asset.id, owner: this.project, state: 'active', uploaded: asset, expires, waitedFor: false, deletions: [] });
     this.ordinal = model.assets.length;
   }
 
@@ -201,7 +203,14 @@ export class Delete extends AssetAction {
 
   protected async act(model: AssetModel, real: RealSystem): Promise<void> {
     const { asset, ref, project } = this.choose(model);
-    const { reply, phase } = await about(asset, () => clientOf(real, project).deleteAsset(asset.id));
+    // Requests overlapping an owner's deletion may meet the asset either way; another project's changes nothing.
+    const deletion: Deletion | undefined = project === asset.owner ? { sentAt: Date.now() } : undefined;
+    if (deletion) asset.deletions.push(deletion);
+    const { reply, phase } = await about(asset, () => clientOf(real, project).deleteAsset(asset.id), deletion);
+    if (deletion) {
+      deletion.answeredAt = Date.now();
+      if (!isSuccess(reply)) asset.deletions.splice(asset.deletions.indexOf(deletion), 1);
+    }
     met(real, this.name, project, asset, phase);
     const what = `project ${project}'s DELETE of ${whose(asset, ref, phase)}`;
     if (project !== asset.owner) {
@@ -263,6 +272,9 @@ export class ReferenceInDecide extends AssetAction {
         return;
       case 'active-or-expired':
         if (!isSuccess(reply)) expectError(reply, 410, 'ASSET_EXPIRED', 'decide');
+        return;
+      case 'active-or-deleted':
+        // Racing its deletion, the decision may come first (success) or after it (the code is open point asset-after-delete).
         return;
       case 'deleted':
         expectNotSuccess(reply, `${what} (seed 3; the code is open point asset-after-delete)`);

@@ -23,6 +23,18 @@ export interface ModelAsset {
   expires: { earliest: number; latest: number };
   /** A WaitForExpiry has slept past this asset's expires_at. */
   waitedFor: boolean;
+  /**
+   * Deletions by the owner in flight (no answeredAt yet) and the one that succeeded, on the kit's
+   * clock. Run one at a time they never overlap another request; run together, a request that
+   * overlaps one may meet the asset either active or deleted (the server orders the two).
+   */
+  deletions: Deletion[];
+}
+
+/** An owner's DELETE: sent at `sentAt`, answered at `answeredAt` once its answer reached the model. */
+export interface Deletion {
+  sentAt: number;
+  answeredAt?: number;
 }
 
 export interface AssetModel {
@@ -43,14 +55,25 @@ export function emptyModel(waitsLeft: number): AssetModel {
  */
 export const CLOCK_TOLERANCE_MS = 1_000;
 
-/** What the model knows about an asset while a request was in flight: its state, or "active or expired" near its expiry. */
-export type Phase = AssetState | 'active-or-expired';
+/**
+ * What the model knows about an asset while a request was in flight: its state, "active or
+ * expired" near its expiry, or "active or deleted" while its owner's deletion was in flight.
+ */
+export type Phase = AssetState | 'active-or-expired' | 'active-or-deleted';
+
+/** The request [sentAt, answeredAt] overlaps a deletion other than its own. */
+function overlapsDeletion(asset: ModelAsset, sentAt: number, answeredAt: number, own: Deletion | undefined): boolean {
+  return asset.deletions.some((deletion) => deletion !== own && answeredAt >= deletion.sentAt && (deletion.answeredAt === undefined || sentAt < deletion.answeredAt));
+}
 
 /**
- * The asset's phase during a request sent at `sentAt` and answered at `answeredAt`. Deletion is
- * known from the model, expiry from the clock; the state becomes expired once that is certain.
+ * The asset's phase during a request sent at `sentAt` and answered at `answeredAt` (`own`: the
+ * request is that deletion). Deletion is known from the model, expiry from the clock; the state
+ * becomes expired once that is certain. A deletion overlapping the request leaves both open, and
+ * dominates expiry: it allows at least what "active or expired" allows.
  */
-export function phaseDuring(asset: ModelAsset, sentAt: number, answeredAt: number): Phase {
+export function phaseDuring(asset: ModelAsset, sentAt: number, answeredAt: number, own?: Deletion): Phase {
+  if (overlapsDeletion(asset, sentAt, answeredAt, own)) return 'active-or-deleted';
   if (asset.state !== 'active') return asset.state;
   if (answeredAt + CLOCK_TOLERANCE_MS < asset.expires.earliest) return 'active';
   if (sentAt - CLOCK_TOLERANCE_MS >= asset.expires.latest) {
