@@ -63,11 +63,12 @@ export async function k6Version(k6: string): Promise<string> {
  * here, and k6's raw samples beside it, from which the kit computes the percentiles and judges the
  * thresholds as it does for the Node runner (one percentile definition for both generators).
  */
-export async function runWithK6(k6: string, scenario: ScenarioName, settings: Record<string, string | undefined>, output: (line: string) => void = () => {}): Promise<LoadRun> {
+export async function runWithK6(k6: string, scenario: ScenarioName, settings: Record<string, string | undefined>, output: (line: string) => void = () => {}, options: { rawSamples?: boolean } = {}): Promise<LoadRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'decision-k6-'));
   try {
     const env = { ...settings, REPORT_DIR: reportDir, K6_VERSION: await k6Version(k6) };
-    const samples = k6SampleOutput(join(reportDir, 'samples.csv.gz'));
+    // rawSamples false (the benchmark of what they cost) leaves k6's own figures, and says so in percentile_method.
+    const samples = options.rawSamples === false ? { args: [], env: {} } : k6SampleOutput(join(reportDir, 'samples.csv.gz'));
     const args = ['run', '--quiet', '--no-color', ...samples.args, join(SCENARIO_DIR, `${scenario}.js`)];
     for (const [name, value] of Object.entries(env)) if (value !== undefined) args.push('-e', `${name}=${value}`);
     const child = spawn(k6, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...samples.env, K6_NO_USAGE_REPORT: 'true' } });
@@ -82,6 +83,7 @@ export async function runWithK6(k6: string, scenario: ScenarioName, settings: Re
       // Exit 99 is k6's "thresholds crossed", which still writes the summary; anything else without one is a failure to run.
       throw new Error(`k6 exited with ${code} and wrote no load result: ${redactText(stderr, settings.API_KEY ? [settings.API_KEY] : []).trim().split('\n').slice(-3).join(' | ')}`);
     }
+    if (options.rawSamples === false) return run;
     return withKitFigures(run, await loadDefinition(scenario, settings), await readK6Samples(join(reportDir, 'samples.csv.gz')));
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
