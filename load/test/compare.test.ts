@@ -253,6 +253,19 @@ describe('on real runs', () => {
     }
   });
 
+  test('the alternate profile compared with itself, p99 judged, is not flagged', { timeout: 90_000 }, async () => {
+    const alternate = await startSpawnedServer({ extraArgs: ['--rate-limit', '1000000/1000000', '--profile', 'alternate'] });
+    try {
+      await warmUp('soak', settingsFor(alternate.baseUrl, alternate.key, TAIL_RUN));
+      const runs = await interleavedRuns({ scenario: 'soak', baseline: { baseUrl: alternate.baseUrl, apiKey: alternate.key }, candidate: { baseUrl: alternate.baseUrl, apiKey: alternate.key }, settings: TAIL_RUN, repeat: RUNS_PER_SIDE, warm: false });
+      const verdict = compareRuns(runs.baseline, runs.candidate);
+      expect(verdict.tail.judged).toBe(true);
+      expect(verdict.metrics.filter((metric) => metric.regression)).toEqual([]);
+    } finally {
+      await alternate.stop();
+    }
+  });
+
   test('latency that grows with uptime is flagged', { timeout: 60_000 }, async () => {
     const growing = await startMutatingProxy(target.baseUrl, growingLatency(10));
     try {
