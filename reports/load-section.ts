@@ -14,7 +14,8 @@ export function loadVerdict(load: LoadSection): 'pass' | 'fail' {
 export function loadHeadline(load: LoadSection): string {
   const missed = load.runs.filter((run) => !run.passed).length;
   const generator = load.runs[0]?.generator;
-  const by = generator ? ` (${generator.name} ${generator.version})` : '';
+  const method = load.runs[0]?.percentile_method;
+  const by = generator ? ` (${generator.name} ${generator.version}${method ? `; ${method} percentiles` : ''})` : '';
   if (loadVerdict(load) === 'pass') return `Load ${load.scenario}: every threshold held in ${load.runs.length} run${load.runs.length === 1 ? '' : 's'}${by}`;
   if (load.cold_start && !load.cold_start.within_allowance) return `Load ${load.scenario}: a cold start exceeded the ${formatMs(load.cold_start.allowance_ms)} allowance`;
   return `Load ${load.scenario}: thresholds missed in ${missed} of ${load.runs.length} runs${by}`;
