@@ -53,16 +53,14 @@ export const settingsFor = (baseUrl: string, apiKey: string, settings: Record<st
 
 /**
  * A server whose latency grows with uptime: each decide waits `msPerSecond` ms for every second
- * since the first decide this proxy saw (a leak that makes each request a little slower).
+ * since the mutation was made, i.e. since the proxy started (a leak that makes each request a
+ * little slower).
  */
 export function growingLatency(msPerSecond: number): Mutation {
-  let firstDecide: number | undefined;
+  const started = performance.now();
   return {
     request: async (sent) => {
-      if (isOperation(sent, 'POST', '/v1/decide')) {
-        firstDecide ??= performance.now();
-        await sleep(((performance.now() - firstDecide) / 1000) * msPerSecond);
-      }
+      if (isOperation(sent, 'POST', '/v1/decide')) await sleep(((performance.now() - started) / 1000) * msPerSecond);
       return sent;
     },
   };
