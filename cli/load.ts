@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { coldStartReport } from '../load/cold-start.ts';
 import { compareRuns, parseTolerance, type Comparison } from '../load/compare.ts';
+import { interleavedRuns } from '../load/interleave.ts';
 import { findK6, k6Version, type K6Location } from '../load/k6.ts';
 import { runLoad } from '../load/run.ts';
 import { SCENARIOS, isScenarioName } from '../load/runner/definition.ts';
-import type { LoadSection } from '../reports/load-run.ts';
+import type { LoadRun, LoadSection } from '../reports/load-run.ts';
 import { loadVerdict } from '../reports/load-section.ts';
 import { buildRunReport } from '../reports/run-report.ts';
 import { defaultReportDir, writeReports, REPORT_FILES } from '../reports/write.ts';
@@ -24,7 +25,13 @@ load run --scenario NAME [options]     run a load scenario (${SCENARIOS.join(', 
   --report-dir DIR                     where reports go (default: reports/out/<timestamp>/)
   --k6 PATH                            the k6 to use (else env K6_BIN, else k6 on PATH, else the kit's Node runner)
   --node                               use the kit's Node runner even when k6 is found
-load compare --baseline DIR --candidate DIR [--tolerance throughput=0.1,latency=0.25,floor-ms=2]
+load compare --baseline DIR --candidate DIR   compare runs made earlier (two report folders of "load run")
+load compare --baseline-url URL --candidate-url URL [--baseline-key KEY --candidate-key KEY]
+             [--scenario decide-capacity] [--repeat 5] [--order abba|abab] [--duration S --rate N --set NAME=VALUE]
+                                       measure both now, in turns (ABBA...), so a busy minute falls on both sides
+  --tolerance throughput=0.1,latency=0.25,floor-ms=2,checks=0.01
+  --allow-mixed-generators             compare runs by k6 with runs by the Node runner (refused otherwise: exit 2)
+  p99 is judged only when every run has 368 requests (see load/README.md); below, compare says so
 load cold-start [--runs N]             spawn the bundled server N times (default 5): spawn -> listening, spawn -> first decide
 
 Exit status: 0 thresholds held / no regression; 1 thresholds missed / regression; 2 usage error.`;
@@ -38,7 +45,7 @@ export async function loadCommand(argv: string[], env: NodeJS.ProcessEnv, out: W
       case 'run':
         return await loadRun(rest, env, out);
       case 'compare':
-        return loadCompare(rest, out);
+        return await loadCompare(rest, env, out);
       case 'cold-start':
         return await loadColdStart(rest, out);
       case undefined:
@@ -77,16 +84,10 @@ function positive(name: string, text: string | undefined, fallback?: number): nu
 
 async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Promise<number> {
   const values = options(argv, {
-    scenario: { type: 'string' },
+    ...SCENARIO_OPTIONS,
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },
-    duration: { type: 'string' },
-    rate: { type: 'string' },
-    set: { type: 'string', multiple: true },
-    repeat: { type: 'string' },
     'report-dir': { type: 'string' },
-    k6: { type: 'string' },
-    node: { type: 'boolean' },
     help: { type: 'boolean' },
   });
   if (values.help) {
@@ -100,21 +101,8 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   const apiKey = (values['api-key'] as string | undefined) ?? env.DECISION_API_KEY;
   if (baseUrl !== undefined && !apiKey) throw new LoadUsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
   const repeat = positive('repeat', values.repeat as string | undefined, 5)!;
-  const settings: Record<string, string | undefined> = {};
-  if (values.duration !== undefined) settings.DURATION = String(positive('duration', values.duration as string));
-  if (values.rate !== undefined) settings.RATE = String(positive('rate', values.rate as string));
-  for (const item of (values.set as string[] | undefined) ?? []) {
-    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(item);
-    if (!match) throw new LoadUsageError(`--set takes NAME=VALUE with an upper-case name; got "${item}"`);
-    settings[match[1]!] = match[2]!;
-  }
-  let k6: K6Location | undefined;
-  try {
-    k6 = values.node ? undefined : findK6(values.k6 as string | undefined, env);
-  } catch (error) {
-    throw new LoadUsageError((error as Error).message);
-  }
-  out(k6 ? `k6 ${await k6Version(k6.path)} (${k6.path}, from ${k6.source}) runs ${scenario}\n` : `no k6 found (--k6, K6_BIN, PATH): the kit's Node runner runs ${scenario}\n`);
+  const settings = scenarioSettings(values);
+  const k6 = await generator(values, env, scenario, out);
 
   const embedded = baseUrl === undefined ? await startEmbeddedTarget() : undefined;
   const target = { baseUrl: baseUrl ?? embedded!.baseUrl, apiKey: apiKey ?? embedded!.keyA };
@@ -151,6 +139,41 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   return verdict === 'pass' ? 0 : 1;
 }
 
+const SCENARIO_OPTIONS = {
+  scenario: { type: 'string' },
+  duration: { type: 'string' },
+  rate: { type: 'string' },
+  set: { type: 'string', multiple: true },
+  repeat: { type: 'string' },
+  k6: { type: 'string' },
+  node: { type: 'boolean' },
+} as const;
+
+/** --duration, --rate and --set NAME=VALUE as the scenario's settings. */
+function scenarioSettings(values: { duration?: unknown; rate?: unknown; set?: unknown }): Record<string, string | undefined> {
+  const settings: Record<string, string | undefined> = {};
+  if (values.duration !== undefined) settings.DURATION = String(positive('duration', values.duration as string));
+  if (values.rate !== undefined) settings.RATE = String(positive('rate', values.rate as string));
+  for (const item of (values.set as string[] | undefined) ?? []) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(item);
+    if (!match) throw new LoadUsageError(`--set takes NAME=VALUE with an upper-case name; got "${item}"`);
+    settings[match[1]!] = match[2]!;
+  }
+  return settings;
+}
+
+/** The k6 to run (--k6, K6_BIN, PATH), or undefined for the Node runner; says which on the first line. */
+async function generator(values: { k6?: unknown; node?: unknown }, env: NodeJS.ProcessEnv, scenario: string, out: Write): Promise<K6Location | undefined> {
+  let k6: K6Location | undefined;
+  try {
+    k6 = values.node ? undefined : findK6(values.k6 as string | undefined, env);
+  } catch (error) {
+    throw new LoadUsageError((error as Error).message);
+  }
+  out(k6 ? `k6 ${await k6Version(k6.path)} (${k6.path}, from ${k6.source}) runs ${scenario}\n` : `no k6 found (--k6, K6_BIN, PATH): the kit's Node runner runs ${scenario}\n`);
+  return k6;
+}
+
 /** The load section of a report folder (or of a results.json given directly). */
 export function readLoadSection(path: string, flag: string): LoadSection {
   let file = path;
@@ -169,20 +192,39 @@ export function readLoadSection(path: string, flag: string): LoadSection {
   return parsed.load;
 }
 
-function loadCompare(argv: string[], out: Write): number {
-  const values = options(argv, { baseline: { type: 'string' }, candidate: { type: 'string' }, tolerance: { type: 'string' }, json: { type: 'boolean' } });
-  if (!values.baseline || !values.candidate) throw new LoadUsageError('load compare needs --baseline DIR and --candidate DIR');
+async function loadCompare(argv: string[], env: NodeJS.ProcessEnv, out: Write): Promise<number> {
+  const values = options(argv, {
+    baseline: { type: 'string' },
+    candidate: { type: 'string' },
+    'baseline-url': { type: 'string' },
+    'baseline-key': { type: 'string' },
+    'candidate-url': { type: 'string' },
+    'candidate-key': { type: 'string' },
+    order: { type: 'string' },
+    ...SCENARIO_OPTIONS,
+    tolerance: { type: 'string' },
+    'allow-mixed-generators': { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
   let tolerance;
   try {
     tolerance = parseTolerance(values.tolerance as string | undefined);
   } catch (error) {
     throw new LoadUsageError((error as Error).message);
   }
-  const baseline = readLoadSection(values.baseline as string, 'baseline');
-  const candidate = readLoadSection(values.candidate as string, 'candidate');
+  const folders = values.baseline !== undefined || values.candidate !== undefined;
+  const urls = values['baseline-url'] !== undefined || values['candidate-url'] !== undefined;
+  if (folders === urls) throw new LoadUsageError('load compare needs either --baseline DIR and --candidate DIR (runs made earlier) or --baseline-url URL and --candidate-url URL (measured now, interleaved)');
+  let sides: { baseline: LoadRun[]; candidate: LoadRun[] };
+  if (folders) {
+    if (!values.baseline || !values.candidate) throw new LoadUsageError('load compare needs --baseline DIR and --candidate DIR');
+    sides = { baseline: readLoadSection(values.baseline as string, 'baseline').runs, candidate: readLoadSection(values.candidate as string, 'candidate').runs };
+  } else {
+    sides = await measureInterleaved(values, env, out);
+  }
   let comparison: Comparison;
   try {
-    comparison = compareRuns(baseline.runs, candidate.runs, tolerance);
+    comparison = compareRuns(sides.baseline, sides.candidate, { tolerance, allowMixedGenerators: values['allow-mixed-generators'] === true });
   } catch (error) {
     throw new LoadUsageError((error as Error).message);
   }
@@ -191,11 +233,47 @@ function loadCompare(argv: string[], out: Write): number {
   return comparison.regression ? 1 : 0;
 }
 
+/** `load compare --baseline-url A --candidate-url B`: both sides measured now, in turns (ABBA by default). */
+async function measureInterleaved(values: Record<string, unknown>, env: NodeJS.ProcessEnv, out: Write): Promise<{ baseline: LoadRun[]; candidate: LoadRun[] }> {
+  const side = (name: 'baseline' | 'candidate') => {
+    const baseUrl = (values[`${name}-url`] as string | undefined)?.replace(/\/+$/, '');
+    if (!baseUrl || !/^https?:\/\/[^/\s]+/.test(baseUrl)) throw new LoadUsageError(`--${name}-url must be an http(s) URL; got "${baseUrl ?? ''}"`);
+    const apiKey = (values[`${name}-key`] as string | undefined) ?? env.DECISION_API_KEY;
+    if (!apiKey) throw new LoadUsageError(`--${name}-url needs a key: --${name}-key KEY or env DECISION_API_KEY`);
+    return { baseUrl, apiKey };
+  };
+  const scenario = (values.scenario as string | undefined) ?? 'decide-capacity';
+  if (!isScenarioName(scenario) || scenario === 'cold-start') throw new LoadUsageError(`--scenario must be one of ${SCENARIOS.filter((name) => name !== 'cold-start').join(', ')}; got "${scenario}"`);
+  const order = (values.order as string | undefined) ?? 'abba';
+  if (order !== 'abba' && order !== 'abab') throw new LoadUsageError(`--order must be abba or abab; got "${order}"`);
+  const baseline = side('baseline');
+  const candidate = side('candidate');
+  const k6 = await generator(values, env, scenario, out);
+  return interleavedRuns({
+    scenario,
+    baseline,
+    candidate,
+    settings: scenarioSettings(values),
+    repeat: positive('repeat', values.repeat as string | undefined, 5)!,
+    order,
+    ...(k6 ? { k6 } : {}),
+    output: (line) => out(`  ${line}\n`),
+  });
+}
+
 export function comparisonText(comparison: Comparison): string {
-  const lines = [`${comparison.regression ? 'REGRESSION' : 'no regression'}: ${comparison.scenario}, ${comparison.baseline_runs} baseline runs vs ${comparison.candidate_runs} candidate runs (medians; worse = share of run pairs where the candidate is worse)`];
+  const lines = [
+    `${comparison.regression ? 'REGRESSION' : 'no regression'}: ${comparison.scenario}, ${comparison.baseline_runs} baseline runs (${comparison.baseline_generator}) vs ${comparison.candidate_runs} candidate runs (${comparison.candidate_generator}) (medians; worse = share of run pairs where the candidate is worse)`,
+  ];
   for (const metric of comparison.metrics) {
     lines.push(`  ${metric.regression ? '✗' : '✓'} ${metric.metric.padEnd(16)} ${String(metric.baseline_median).padStart(10)} -> ${String(metric.candidate_median).padEnd(10)} ${metric.change >= 0 ? '+' : ''}${(metric.change * 100).toFixed(1)} %  worse ${(metric.worse_share * 100).toFixed(0)} %`);
   }
+  const { tail } = comparison;
+  lines.push(
+    tail.judged
+      ? `  tail: p99 judged (every run has at least ${tail.min_requests} requests; fewest ${tail.fewest_requests}); 95 % interval of p99 ${tail.baseline_interval_ms!.lower}–${tail.baseline_interval_ms!.upper} ms -> ${tail.candidate_interval_ms!.lower}–${tail.candidate_interval_ms!.upper} ms`
+      : `  tail: ${tail.reason}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -8,6 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { redactText } from '../harness/redaction.ts';
 import type { LoadRun } from '../reports/load-run.ts';
+import { k6SampleOutput, readK6Samples } from './k6-samples.ts';
+import { latencyFigures, PERCENTILE_METHOD } from './percentiles.ts';
+import { loadDefinition, type ScenarioDefinition, type ScenarioName } from './runner/definition.ts';
+import { judgeThresholds } from './runner/result.ts';
+import type { RequestSample } from './runner/samples.ts';
 
 export const SCENARIO_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
 
@@ -53,14 +58,20 @@ export async function k6Version(k6: string): Promise<string> {
   }
 }
 
-/** Settings become `-e NAME=value`; the script writes load.json into a temporary folder, read back here. */
-export async function runWithK6(k6: string, scenario: string, settings: Record<string, string | undefined>, output: (line: string) => void = () => {}): Promise<LoadRun> {
+/**
+ * Settings become `-e NAME=value`; the script writes load.json into a temporary folder, read back
+ * here, and k6's raw samples beside it, from which the kit computes the percentiles and judges the
+ * thresholds as it does for the Node runner (one percentile definition for both generators).
+ */
+export async function runWithK6(k6: string, scenario: ScenarioName, settings: Record<string, string | undefined>, output: (line: string) => void = () => {}, options: { rawSamples?: boolean } = {}): Promise<LoadRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'decision-k6-'));
   try {
     const env = { ...settings, REPORT_DIR: reportDir, K6_VERSION: await k6Version(k6) };
-    const args = ['run', '--quiet', '--no-color', join(SCENARIO_DIR, `${scenario}.js`)];
+    // rawSamples false (the benchmark of what they cost) leaves k6's own figures, and says so in percentile_method.
+    const samples = options.rawSamples === false ? { args: [], env: {} } : k6SampleOutput(join(reportDir, 'samples.csv.gz'));
+    const args = ['run', '--quiet', '--no-color', ...samples.args, join(SCENARIO_DIR, `${scenario}.js`)];
     for (const [name, value] of Object.entries(env)) if (value !== undefined) args.push('-e', `${name}=${value}`);
-    const child = spawn(k6, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } });
+    const child = spawn(k6, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...samples.env, K6_NO_USAGE_REPORT: 'true' } });
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => text.split('\n').filter(Boolean).forEach(output));
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
@@ -72,8 +83,16 @@ export async function runWithK6(k6: string, scenario: string, settings: Record<s
       // Exit 99 is k6's "thresholds crossed", which still writes the summary; anything else without one is a failure to run.
       throw new Error(`k6 exited with ${code} and wrote no load result: ${redactText(stderr, settings.API_KEY ? [settings.API_KEY] : []).trim().split('\n').slice(-3).join(' | ')}`);
     }
-    return run;
+    if (options.rawSamples === false) return run;
+    return withKitFigures(run, await loadDefinition(scenario, settings), await readK6Samples(join(reportDir, 'samples.csv.gz')));
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
   }
+}
+
+/** A k6 run's latency, timeline and threshold verdicts replaced by the kit's, from k6's raw samples. */
+export function withKitFigures(run: LoadRun, definition: ScenarioDefinition, samples: readonly RequestSample[]): LoadRun {
+  const { latency, timeline } = latencyFigures(definition, samples);
+  const thresholds = judgeThresholds(definition, { latency, timeline, errorRate: run.error_rate, checkRate: run.check_rate });
+  return { ...run, percentile_method: PERCENTILE_METHOD, latency, timeline, thresholds, passed: thresholds.every((threshold) => threshold.ok) };
 }

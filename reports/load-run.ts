@@ -9,6 +9,8 @@ export interface LoadLatency {
   p95_ms: number;
   p99_ms: number;
   max_ms: number;
+  /** 95 % distribution-free confidence interval of p99, two measured durations; only from 368 requests (load/definitions/order-statistics.js). */
+  p99_interval_ms?: { lower: number; upper: number };
 }
 
 export interface LoadTimelineWindow {
@@ -24,6 +26,11 @@ export interface LoadRun {
   scenario: string;
   description: string;
   generator: { name: 'k6' | 'node'; version: string };
+  /**
+   * How the percentiles were computed: "nearest-rank" by the kit over every request's duration
+   * (both generators under `load run`), "k6-trend" by k6 alone (its own summary). Absent in older results.
+   */
+  percentile_method?: 'nearest-rank' | 'k6-trend';
   base_url: string;
   started_at: string;
   duration_ms: number;
@@ -54,7 +61,7 @@ export interface LoadSection {
   runs: LoadRun[];
   /** Set when the run measured cold start rather than load. */
   cold_start?: ColdStartReport;
-  /** First and last windows of the first run compared (soak). */
+  /** First and last windows of the first run compared (soak; its verdicts are among each run's thresholds). */
   drift?: LoadDrift;
 }
 
@@ -62,6 +69,11 @@ export interface LoadDrift {
   first_window_p50_ms: number;
   last_window_p50_ms: number;
   p50_ratio: number;
+  first_window_p99_ms?: number;
+  last_window_p99_ms?: number;
+  /** Requests in the first and last windows: p99 drift is judged only when both have 368. */
+  first_window_count?: number;
+  last_window_count?: number;
   rss_first_bytes?: number;
   rss_last_bytes?: number;
   rss_growth_bytes?: number;

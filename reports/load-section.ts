@@ -14,7 +14,8 @@ export function loadVerdict(load: LoadSection): 'pass' | 'fail' {
 export function loadHeadline(load: LoadSection): string {
   const missed = load.runs.filter((run) => !run.passed).length;
   const generator = load.runs[0]?.generator;
-  const by = generator ? ` (${generator.name} ${generator.version})` : '';
+  const method = load.runs[0]?.percentile_method;
+  const by = generator ? ` (${generator.name} ${generator.version}${method ? `; ${method} percentiles` : ''})` : '';
   if (loadVerdict(load) === 'pass') return `Load ${load.scenario}: every threshold held in ${load.runs.length} run${load.runs.length === 1 ? '' : 's'}${by}`;
   if (load.cold_start && !load.cold_start.within_allowance) return `Load ${load.scenario}: a cold start exceeded the ${formatMs(load.cold_start.allowance_ms)} allowance`;
   return `Load ${load.scenario}: thresholds missed in ${missed} of ${load.runs.length} runs${by}`;
@@ -73,7 +74,9 @@ function driftHtml(load: LoadSection): string {
   const drift = load.drift;
   if (!drift) return '';
   const memory = drift.rss_growth_bytes !== undefined ? `; server memory ${mebibytes(drift.rss_first_bytes!)} → ${mebibytes(drift.rss_last_bytes!)} (${drift.rss_growth_bytes >= 0 ? '+' : ''}${mebibytes(drift.rss_growth_bytes)})` : '; server memory not visible from the kit (external target)';
-  return `<h3>Drift</h3><p>p50 of the first window ${html(formatMs(drift.first_window_p50_ms))}, of the last ${html(formatMs(drift.last_window_p50_ms))} (× ${html(drift.p50_ratio)})${html(memory)}.</p>`;
+  const p99 = drift.first_window_p99_ms !== undefined && drift.last_window_p99_ms !== undefined ? `; p99 ${formatMs(drift.first_window_p99_ms)} → ${formatMs(drift.last_window_p99_ms)} (windows of ${drift.first_window_count} and ${drift.last_window_count} requests; judged from 368 each)` : '';
+  const verdicts = (load.runs[0]?.thresholds ?? []).filter((threshold) => threshold.metric.startsWith('drift')).map((threshold) => `${threshold.metric} ${threshold.condition}: ${threshold.ok ? 'held' : 'MISSED'}`);
+  return `<h3>Drift</h3><p>p50 of the first window ${html(formatMs(drift.first_window_p50_ms))}, of the last ${html(formatMs(drift.last_window_p50_ms))} (× ${html(drift.p50_ratio)})${html(p99)}${html(memory)}.${verdicts.length > 0 ? ` Verdict (run 1): ${html(verdicts.join('; '))}.` : ''}</p>`;
 }
 
 function coldStartHtml(load: LoadSection): string {

@@ -15,7 +15,8 @@
  *   | { executor: 'constant-vus', vus: number, duration: string }
  *   | { executor: 'per-vu-iterations', vus: number, iterations: number, maxDuration: string }} Executor  k6's own option names, so the k6 script passes it on as is.
  * @typedef {{ name: string, description: string, executor: Executor, thresholds: Thresholds, requestNames: string[],
- *   timelineWindowS: number, iteration: (index: number, io: LoadIo) => Promise<void> }} ScenarioDefinition
+ *   timelineWindowS: number, drift?: import('./drift.js').DriftLimits, iteration: (index: number, io: LoadIo) => Promise<void> }} ScenarioDefinition
+ *   `drift`: the scenario judges its last timeline window against its first (soak).
  */
 
 /** A positive number from the settings, or the default; anything else is a clear error. */

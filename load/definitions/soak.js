@@ -1,6 +1,7 @@
-// soak: a moderate constant rate for a bounded time; the report compares the first and last
+// soak: a moderate constant rate for a bounded time; its verdict compares the first and last
 // windows (latency drift) and, where the runner can see the server process, its memory.
 import { runId, decideRequest, setting, target, thresholds, vusFor } from './common.js';
+import { driftLimits } from './drift.js';
 
 /** @returns {import('./common.js').ScenarioDefinition} */
 export function scenario(/** @type {import('./common.js').Settings} */ env) {
@@ -15,6 +16,7 @@ export function scenario(/** @type {import('./common.js').Settings} */ env) {
     thresholds: thresholds(env, { p95Ms: 250, p99Ms: 500, errorRate: 0.01, checkRate: 0.99 }),
     requestNames: ['decide'],
     timelineWindowS: setting(env, 'WINDOW_S', Math.max(1, Math.ceil(durationS / 12))),
+    drift: driftLimits(env),
     async iteration(index, io) {
       await io.send(decideRequest({ apiKey, requestId: `load.soak.${run}.${index}`, index, contextChars: 1000, questionCount: 1 + (index % 16) }));
     },

@@ -1,12 +1,14 @@
 // Runs a scenario definition under k6: its executor and thresholds become k6 options, each
 // request goes through k6/http with the definition's checks, and handleSummary writes the kit's
-// load result (load.json) into REPORT_DIR. Only k6 modules and the definitions: no Node, no
+// load result (load.json) into REPORT_DIR, with k6's own percentiles (`load run` recomputes them
+// from k6's raw samples, so that both generators share one percentile definition). Only k6 modules and the definitions: no Node, no
 // remote imports, so the scripts also run on k6-operator's distributed runners.
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';
 import { checkResponse, target, targetProblem } from '../definitions/common.js';
+import { latencyDriftThresholds } from '../definitions/drift.js';
 import { plannedIterations, thresholdExpressions, timelineWindows } from '../definitions/executor.js';
 import { seedFigures } from '../definitions/seed-figures.js';
 
@@ -128,10 +130,13 @@ function loadResult(/** @type {import('../definitions/common.js').ScenarioDefini
   for (const [metric, conditions] of Object.entries(thresholdExpressions(definition.thresholds))) {
     for (const condition of conditions) thresholds.push({ metric, condition, ok: metrics[metric]?.thresholds?.[condition]?.ok ?? false });
   }
+  if (definition.drift) thresholds.push(...latencyDriftThresholds(definition.drift, timeline));
   return {
     scenario: definition.name,
     description: definition.description,
     generator: { name: 'k6', version: env.K6_VERSION ?? 'unknown' },
+    // k6's own summary; `load run` replaces these figures with the kit's, from k6's raw samples.
+    percentile_method: 'k6-trend',
     base_url: baseUrl,
     started_at: new Date(Date.now() - durationMs).toISOString(),
     duration_ms: round(durationMs),

@@ -43,6 +43,8 @@ describe.skipIf(!k6)('scenarios under k6', () => {
       const run = await runWithK6(k6!, name, settingsFor(target.baseUrl, target.keyA, SHORT[name]));
       expect(loadRunErrors(run)).toEqual([]);
       expect(run.generator.name).toBe('k6');
+      // The kit's percentiles from k6's raw samples, as for the Node runner.
+      expect(run.percentile_method).toBe('nearest-rank');
       expect(run.requests).toBeGreaterThan(0);
       expect(run.checks.filter((check) => check.fails > 0)).toEqual([]);
       expect(run.thresholds.filter((threshold) => !threshold.ok)).toEqual([]);

@@ -1,9 +1,11 @@
-// What the load tests share: the k6 they use, the embedded reference server as the target, and
-// the schema every load result must satisfy.
+// What the load tests share: the k6 they use, the embedded reference server as the target, the
+// schema every load result must satisfy, and a server whose latency grows with uptime.
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isOperation, type Mutation } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
 import { findK6 } from '../k6.ts';
 
@@ -48,3 +50,18 @@ export function loadRunErrors(run: LoadRun): unknown[] {
 }
 
 export const settingsFor = (baseUrl: string, apiKey: string, settings: Record<string, string> = {}) => ({ BASE_URL: baseUrl, API_KEY: apiKey, ...settings });
+
+/**
+ * A server whose latency grows with uptime: each decide waits `msPerSecond` ms for every second
+ * since the mutation was made, i.e. since the proxy started (a leak that makes each request a
+ * little slower).
+ */
+export function growingLatency(msPerSecond: number): Mutation {
+  const started = performance.now();
+  return {
+    request: async (sent) => {
+      if (isOperation(sent, 'POST', '/v1/decide')) await sleep(((performance.now() - started) / 1000) * msPerSecond);
+      return sent;
+    },
+  };
+}
