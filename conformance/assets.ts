@@ -20,7 +20,7 @@ import {
 } from '../harness/assets-support.ts';
 import { area, type Check, type CheckRequirements } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { describeReply, expectError, expectStatus, expectSuccess, expectValidBody } from '../harness/expect.ts';
+import { describeReply, expectError, expectErrorBody, expectStatus, expectSuccess, expectValidBody } from '../harness/expect.ts';
 import { decideBody, mediaPart } from '../harness/requests.ts';
 import type { Reply } from '../harness/http.ts';
 import {
@@ -68,6 +68,71 @@ export function uploadCheckId(mimeType: SampleMimeType): string {
 }
 
 const withArticle = (word: string, an: string, a: string) => `${/^[aeiou]/.test(word) ? an : a} ${word}`;
+
+/** The type generic HTTP clients send for a file whose type they do not know: not in the seed's list (4.5). */
+const GENERIC_BINARY_TYPE = 'application/octet-stream';
+/** A file of each family: the generic type is refused whatever the content would sniff as. */
+const ONE_OF_EACH_FAMILY = ['image/png', 'application/pdf', 'audio/wav'] as const;
+
+/** A declared Content-Type that names a listed type as HTTP reads media types, though not as the seed writes it. */
+interface ListedTypeReading {
+  declared: string;
+  listed: SampleMimeType;
+  openPoint: 'upload-media-type-case' | 'upload-media-type-parameters';
+}
+
+/**
+ * RFC 9110 (8.3.1) compares type and subtype case-insensitively and lets parameters follow them;
+ * the seed lists bare lower-case types. Whether a server reads these the HTTP way is open: each
+ * is observed, and only what the seed bounds either answer by is judged.
+ */
+const LISTED_TYPE_READINGS: readonly ListedTypeReading[] = [
+  { declared: 'IMAGE/PNG', listed: 'image/png', openPoint: 'upload-media-type-case' },
+  { declared: 'image/png; charset=binary', listed: 'image/png', openPoint: 'upload-media-type-parameters' },
+  { declared: 'text/plain; charset=utf-8', listed: 'text/plain', openPoint: 'upload-media-type-parameters' },
+];
+
+/** "IMAGE/PNG; x=1" -> "image/png": the listed type a declared one names. */
+const namedType = (declared: string) => declared.split(';', 1)[0]!.trim().toLowerCase();
+
+/** Uploads the file under its own listed type, which must be stored: a refusal of the same bytes under another declared type can then only come from that type. */
+async function expectStoredUnderOwnType(t: CheckContext, bytes: Uint8Array, mimeType: SampleMimeType): Promise<void> {
+  expectStatus(await t.a.upload(bytes, mimeType), 201, `for the ${mimeType} file declared as what it is`);
+}
+
+/**
+ * What the seed still states of an upload whose declared type is read the HTTP way: stored as
+ * the listed type it names (201, an Asset of that type with the file's size and SHA-256), or
+ * refused with a 4xx in the error body with the request id.
+ */
+function judgeListedTypeReading(t: CheckContext, reading: ListedTypeReading, bytes: Uint8Array, reply: Reply): void {
+  const what = `an upload of ${withArticle(reading.listed, 'an', 'a')} file declared ${JSON.stringify(reading.declared)} (open point ${reading.openPoint})`;
+  if (!isSuccess(reply)) {
+    if (reply.status < 400 || reply.status >= 500) t.fail(`a 201 or a 4xx for ${what}, never a 5xx or a redirect`, describeReply(reply));
+    expectErrorBody(reply, undefined, 'uploadAsset');
+    return;
+  }
+  expectStatus(reply, 201, `for ${what}, accepted (seed 4.5: success is 201)`);
+  const mimeType = reply.json?.mime_type;
+  if (typeof mimeType !== 'string' || namedType(mimeType) !== reading.listed) t.fail(`mime_type naming ${reading.listed}, the type of the file, for ${what}`, `mime_type ${JSON.stringify(mimeType)}`);
+  // The Asset schema lists the types as the seed writes them; how an accepted reading is spelled back is the server's.
+  expectValidBody({ ...reply, json: { ...reply.json, mime_type: reading.listed } }, 'uploadAsset');
+  if (reply.json.size_bytes !== bytes.byteLength) t.fail(`size_bytes ${bytes.byteLength}, the size of the file, for ${what}`, `size_bytes ${JSON.stringify(reply.json.size_bytes)}`);
+  if (!sha256EncodingOf(reply.json.sha256, bytes)) t.fail(`the SHA-256 of the file (hex ${sha256Hex(bytes)}, or its base64) for ${what}`, `sha256 ${JSON.stringify(reply.json.sha256)}`);
+}
+
+/** What the readings of one open point got, beside its reference choice: stored as the listed type, or refused. */
+async function observeListedTypeReadings(t: CheckContext, openPoint: ListedTypeReading['openPoint'], referenceAccepts: boolean): Promise<void> {
+  const seen: string[] = [];
+  let asReference = true;
+  for (const reading of LISTED_TYPE_READINGS.filter((entry) => entry.openPoint === openPoint)) {
+    const reply = await t.a.upload(sampleFor(reading.listed), reading.declared);
+    const mimeType = reply.json?.mime_type;
+    seen.push(`${reading.declared}: ${statusWithCode(reply)}${typeof mimeType === 'string' ? `, mime_type ${mimeType}` : ''}`);
+    asReference &&= referenceAccepts ? reply.status === 201 && mimeType === reading.listed : reply.status >= 400 && reply.status < 500;
+  }
+  t.observe({ summary: seen.join('; '), matchesReference: asReference });
+}
 
 const uploadChecks: Array<Omit<Check, 'area'>> = acceptedMimeTypes.map((mimeType) => ({
   id: uploadCheckId(mimeType),
@@ -252,8 +317,7 @@ export const assetChecks: Check[] = area('assets', [
     requires: ASSETS,
     async run(t) {
       for (const sample of sameFamilyMismatches()) {
-        // The same bytes under their own type are stored: the refusal can only come from the declared type.
-        expectStatus(await t.a.upload(sample.bytes, sample.actualMimeType), 201, `for the ${sample.actualMimeType} file declared as what it is`);
+        await expectStoredUnderOwnType(t, sample.bytes, sample.actualMimeType);
         const reply = await t.a.upload(sample.bytes, sample.declaredMimeType);
         expectStatus(reply, 415, `with UNSUPPORTED_MIME_TYPE for a ${sample.actualMimeType} file declared ${sample.declaredMimeType}`);
         expectError(reply, 415, 'UNSUPPORTED_MIME_TYPE', 'uploadAsset');
@@ -298,6 +362,52 @@ export const assetChecks: Check[] = area('assets', [
     requires: ASSETS,
     async run(t) {
       expectError(await t.a.upload(mp4Sample(), 'video/mp4'), 415, 'UNSUPPORTED_MIME_TYPE', 'uploadAsset');
+    },
+  },
+  {
+    id: 'ASSET-GENERIC-BINARY-TYPE',
+    level: 'MUST',
+    seedSections: ['4.5', '7'],
+    title: `A PNG, a PDF and a WAV file, each stored under its own type, sent again declared ${GENERIC_BINARY_TYPE} (a type not in the list) answer 415 UNSUPPORTED_MIME_TYPE`,
+    requires: ASSETS,
+    async run(t) {
+      for (const mimeType of ONE_OF_EACH_FAMILY) {
+        const bytes = sampleFor(mimeType);
+        await expectStoredUnderOwnType(t, bytes, mimeType);
+        const reply = await t.a.upload(bytes, GENERIC_BINARY_TYPE);
+        expectStatus(reply, 415, `with UNSUPPORTED_MIME_TYPE for ${withArticle(mimeType, 'an', 'a')} file declared ${GENERIC_BINARY_TYPE}`);
+        expectError(reply, 415, 'UNSUPPORTED_MIME_TYPE', 'uploadAsset');
+      }
+    },
+  },
+  {
+    id: 'ASSET-EMPTY-CONTENT-TYPE',
+    level: 'MUST',
+    seedSections: ['4.5', '7'],
+    title: 'A PNG file stored under image/png, sent again with the Content-Type header present and empty, is refused: 415 UNSUPPORTED_MIME_TYPE or 400 INVALID_REQUEST in the error body',
+    requires: ASSETS,
+    async run(t) {
+      const bytes = sampleFor('image/png');
+      await expectStoredUnderOwnType(t, bytes, 'image/png');
+      const reply = await t.a.upload(bytes, '');
+      // An empty value names no accepted type (415, seed 4.5), and is equally a required header sent without its value (400, invalid request).
+      expectStatus(reply, [415, 400], 'with UNSUPPORTED_MIME_TYPE or INVALID_REQUEST for a PNG file declared with an empty Content-Type');
+      expectErrorBody(reply, ['UNSUPPORTED_MIME_TYPE', 'INVALID_REQUEST'], 'uploadAsset');
+    },
+  },
+  {
+    id: 'ASSET-LISTED-TYPE-READINGS-BOUNDED',
+    level: 'MUST',
+    seedSections: ['2.5', '4.5', '7'],
+    bounds: ['upload-media-type-case', 'upload-media-type-parameters'],
+    title: `A file stored under its listed type, sent again declared ${LISTED_TYPE_READINGS.map((reading) => `"${reading.declared}"`).join(', ')}, is stored as that type with the file's size and SHA-256, or refused with a 4xx in the error body`,
+    requires: ASSETS,
+    async run(t) {
+      for (const reading of LISTED_TYPE_READINGS) {
+        const bytes = sampleFor(reading.listed);
+        await expectStoredUnderOwnType(t, bytes, reading.listed);
+        judgeListedTypeReading(t, reading, bytes, await t.a.upload(bytes, reading.declared));
+      }
     },
   },
   {
@@ -542,16 +652,22 @@ export const assetChecks: Check[] = area('assets', [
     id: 'ASSET-MEDIA-TYPE-PARAMETERS',
     level: 'OBSERVE',
     seedSections: ['4.5'],
-    title: 'Whether an upload declared "text/plain; charset=utf-8" is accepted, and the mime_type it gets',
+    title: 'Whether uploads declared "image/png; charset=binary" and "text/plain; charset=utf-8" are accepted, and the mime_type they get',
     requires: ASSETS,
     openPoint: 'upload-media-type-parameters',
     async run(t) {
-      const reply = await t.a.upload(new TextEncoder().encode(plainTextSample), 'text/plain; charset=utf-8');
-      const mimeType = reply.json?.mime_type;
-      t.observe({
-        summary: `${statusWithCode(reply)}${typeof mimeType === 'string' ? `, mime_type ${mimeType}` : ''}`,
-        matchesReference: reply.status === 201 && mimeType === 'text/plain',
-      });
+      await observeListedTypeReadings(t, 'upload-media-type-parameters', referenceChoice<string>('upload-media-type-parameters', 'parameters') === 'accept');
+    },
+  },
+  {
+    id: 'ASSET-MEDIA-TYPE-CASE',
+    level: 'OBSERVE',
+    seedSections: ['4.5'],
+    title: 'Whether an upload declared "IMAGE/PNG" (a listed type in upper case) is accepted, and the mime_type it gets',
+    requires: ASSETS,
+    openPoint: 'upload-media-type-case',
+    async run(t) {
+      await observeListedTypeReadings(t, 'upload-media-type-case', referenceChoice<string>('upload-media-type-case', 'letter_case') === 'insensitive');
     },
   },
 ]);

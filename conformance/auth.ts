@@ -37,6 +37,9 @@ function secretCaseChanged(key: string): string {
 
 const NO_HEADER: CredentialChange = { what: 'no Authorization header', credential: () => ({ headers: {} }) };
 
+/** The header sent, its value emptied: what a client sends when the variable holding the whole header value is unset. */
+const EMPTY_VALUE: CredentialChange = { what: 'an empty Authorization header value', credential: () => ({ headers: { authorization: '' } }) };
+
 const UNKNOWN_KEY: CredentialChange = { what: 'an unknown svc_live_ key', credential: () => bearer(`${KEY_PREFIX}conformance_unknown_${randomBytes(8).toString('hex')}`) };
 
 const MALFORMED_KEYS: CredentialChange[] = [
@@ -172,6 +175,14 @@ const refusalRules: RefusalRule[] = [
     seedSections: ['4', '5', '7'],
     title: 'Every /v1 operation, sent as a request that just passed but without an Authorization header, answers 401 UNAUTHORIZED',
     changes: [NO_HEADER],
+    evenIfUnchangedFails: true,
+  },
+  {
+    id: 'AUTH-EMPTY-VALUE',
+    seedSections: ['5', '7'],
+    title: 'Every /v1 operation, sent as a request that just passed but with the Authorization header present and empty, answers 401 UNAUTHORIZED',
+    changes: [EMPTY_VALUE],
+    // An empty value carries no key at all, so it is refused whatever the body, as a missing header is.
     evenIfUnchangedFails: true,
   },
   {

@@ -282,6 +282,20 @@ export const decideValidationChecks: Check[] = area('decide-validation', [
     },
   },
   {
+    id: 'DECIDE-OBSERVE-EMPTY-CONTENT-TYPE',
+    level: 'OBSERVE',
+    seedSections: ['4', '4.1'],
+    openPoint: 'json-content-type',
+    title: 'What a valid decide body sent with the Content-Type header present and empty leads to',
+    async run(t) {
+      const body = JSON.stringify(decideBody());
+      // The same bytes as application/json are served: what differs can only come from the emptied header.
+      expectSuccess(await postDecideText(t.a, body), 'for the valid decide body sent as application/json');
+      const reply = await postDecideText(t.a, body, '');
+      observeOutcome(t, reply, { status: referenceChoice<number>('json-content-type', 'status'), code: referenceChoice<string>('json-content-type', 'code') });
+    },
+  },
+  {
     id: 'DECIDE-OBSERVE-NO-OPTIONS',
     level: 'OBSERVE',
     seedSections: ['2.3'],

@@ -80,6 +80,13 @@ const openOutcomes: OpenOutcome[] = [
     mayServe: true,
     send: (t) => postDecideText(t.a, JSON.stringify(decideBody()), 'text/plain'),
   },
+  {
+    cause: 'a valid decide body sent with the Content-Type header present and empty',
+    operationId: 'decide',
+    openPoint: 'json-content-type',
+    mayServe: true,
+    send: (t) => postDecideText(t.a, JSON.stringify(decideBody()), ''),
+  },
   { cause: 'a caller X-Request-ID of 129 characters', operationId: 'decide', openPoint: 'invalid-caller-request-id', mayServe: true, send: (t) => t.a.decide(decideBody(), { 'x-request-id': 'r'.repeat(129) }) },
   { cause: 'a choice question with no options', operationId: 'decide', openPoint: 'id-format-and-count', mayServe: true, send: (t) => t.a.decide({ ...decideBody(), questions: { topic: choiceQuestion({}) } }) },
   { cause: 'a noul question without instructions', operationId: 'decide', openPoint: 'noul-instructions-required', mayServe: true, send: (t) => t.a.decide({ ...decideBody(), questions: { refund: { type: 'noul' } } }) },
@@ -166,7 +173,7 @@ export const errorChecks: Check[] = area('errors', [
     level: 'MUST',
     seedSections: ['4', '7', '2.7'],
     bounds: [...new Set(openOutcomes.map((outcome) => outcome.openPoint))],
-    title: 'Where the answer is an open point (unknown route, text/plain JSON, invalid caller id, no options, noul without instructions, a model field, a malformed asset id), a refusal is a 4xx in the error body with the request id',
+    title: 'Where the answer is an open point (unknown route, JSON sent as text/plain or with an empty Content-Type, invalid caller id, no options, noul without instructions, a model field, a malformed asset id), a refusal is a 4xx in the error body with the request id',
     async run(t) {
       for (const outcome of openOutcomes) judgeOpenOutcome(t, outcome, await outcome.send(t));
     },

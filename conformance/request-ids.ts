@@ -19,11 +19,13 @@ const LONGEST_CALLER_ID = 'trace.128_chars:Aa9-'.repeat(7).slice(0, 128);
 /** Letters of both cases and every punctuation mark: kept exactly, never case-folded (seed 2.7). */
 const MIXED_CASE_CALLER_ID = 'Trace.ID_Mixed:Case-aBc';
 /**
- * Caller ids that break 2.7's form, each a near miss of a valid one: one character too long, a
- * space, a slash, a non-ASCII letter. What the server does instead is open; echoing them is not.
+ * Caller ids that break 2.7's form, each a near miss of a valid one: one character too long, none
+ * at all (the header sent empty), a space, a slash, a non-ASCII letter. What the server does
+ * instead is open; echoing them is not.
  */
 const INVALID_CALLER_IDS: ReadonlyArray<readonly [string, string]> = [
   ['129 characters', `${LONGEST_CALLER_ID}x`],
+  ['no characters (the header sent empty)', ''],
   ['a space', 'trace id'],
   ['a slash', 'trace/42'],
   ['a non-ASCII letter', 'trace.\u00e9t\u00e9'],
@@ -145,7 +147,7 @@ export const requestIdChecks: Check[] = area('request-ids', [
     level: 'MUST',
     seedSections: ['2.7', '7', '8'],
     bounds: ['invalid-caller-request-id'],
-    title: 'An invalid caller id (129 characters, a space, a slash, a non-ASCII letter) is never returned: the request is served or refused in the error body, under a generated req_<hex> id',
+    title: 'An invalid caller id (129 characters, an empty value, a space, a slash, a non-ASCII letter) is never returned: the request is served or refused in the error body, under a generated req_<hex> id',
     async run(t) {
       for (const [label, sent] of INVALID_CALLER_IDS) {
         const reply = await t.a.decide(decideBody(), { 'x-request-id': sent });
@@ -228,7 +230,7 @@ export const requestIdChecks: Check[] = area('request-ids', [
     level: 'OBSERVE',
     seedSections: ['2.7'],
     openPoint: 'invalid-caller-request-id',
-    title: 'What a caller id of 129 characters, or with a space, a slash or a non-ASCII letter, leads to: served or refused',
+    title: 'What a caller id of 129 characters, an empty one, or one with a space, a slash or a non-ASCII letter, leads to: served or refused',
     async run(t) {
       const outcomes = [];
       for (const [label, sent] of INVALID_CALLER_IDS) {

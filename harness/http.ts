@@ -125,7 +125,9 @@ export interface CurlOptions {
 export function curlFor(method: string, url: string, headers: Record<string, string>, body: string | Uint8Array | undefined, options: CurlOptions = {}): string {
   const parts = ['curl -sS -i', '-X', method, shellQuote(url)];
   for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() !== 'authorization') parts.push('-H', shellQuote(`${name}: ${value}`));
+    // curl drops a header written "Name:" with nothing after the colon; "Name;" sends it empty.
+    if (value === '') parts.push('-H', shellQuote(`${name};`));
+    else if (name.toLowerCase() !== 'authorization') parts.push('-H', shellQuote(`${name}: ${value}`));
     else if (options.keyVariable === null) parts.push('-H', shellQuote(`${name}: ${value}`));
     else if (!value.startsWith('Bearer ')) parts.push('-H', '"Authorization: <redacted>"');
     else parts.push('-H', `"Authorization: Bearer $${options.keyVariable ?? KEY_VARIABLES.a}"`);

@@ -39,6 +39,9 @@ const SAMPLE_CHECKS = [
   'ASSET-EXPIRED-REFERENCE',
   // A body of 2.1 MB: kept compressed, read through gzip.
   'ASSET-SHA256-WHOLE-FILE',
+  // Headers sent with an empty value, which curl sends only when written "Name;".
+  'ASSET-EMPTY-CONTENT-TYPE',
+  'AUTH-EMPTY-VALUE',
 ];
 
 /** Splits a POSIX shell command line into words: '…' literal, "…" with $NAME expanded, bare words with $NAME expanded. */
@@ -93,7 +96,9 @@ async function replayWithoutCurl(line: string, env: Record<string, string>, cwd:
     else if (word === '-H') {
       const header = words[++i]!;
       const colon = header.indexOf(':');
-      headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
+      // "Name;" is curl's way to send a header with an empty value.
+      if (colon < 0 && header.endsWith(';')) headers[header.slice(0, -1).trim().toLowerCase()] = '';
+      else headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
     } else if (word === '--data-binary') {
       const data = words[++i]!;
       if (data === '@-') body = stdin ?? expect.fail('--data-binary @- with nothing piped in');
@@ -185,6 +190,8 @@ describe('reproduce lines of a report', () => {
     expect(lines.some((line) => line.includes('Bearer $DECISION_API_KEY_B"'))).toBe(true);
     expect(lines.some((line) => line.includes('Bearer $DECISION_EXPIRY_API_KEY"'))).toBe(true);
     expect(lines.some((line) => /'authorization: Bearer svc_live_conformance_unknown_[0-9a-f]{16}'/.test(line))).toBe(true);
+    expect(lines.some((line) => line.includes("-H 'content-type;'") && line.includes('/v1/assets'))).toBe(true);
+    expect(lines.some((line) => line.includes("-H 'authorization;'"))).toBe(true);
     for (const line of lines) {
       for (const file of line.match(/bodies\/[0-9a-f]{64}\.bin(\.gz)?/g) ?? []) expect(existsSync(join(reportDir, file)), file).toBe(true);
     }

@@ -43,14 +43,28 @@ const FAMILY_OF: Record<string, string> = { 'image/png': 'image', 'image/jpeg': 
 
 const sameFamily = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && FAMILY_OF[a] !== undefined && FAMILY_OF[a] === FAMILY_OF[b];
 
-/** The type of the kit's samples by their first bytes, when it is one a family-only comparison would confuse. */
+/** The type of the kit's samples by their first bytes, as a server that sniffs instead of reading the declared type would see it. */
 function sniffedType(body: Buffer): string | undefined {
   if (body.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (body.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
   if (body[0] === 0xff && body[1] === 0xd8) return 'image/jpeg';
   if (body.subarray(0, 4).toString('latin1') === 'RIFF' && body.subarray(8, 12).toString('latin1') === 'WAVE') return 'audio/wav';
   if (body.subarray(0, 2).toString('latin1') === 'PK') return 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
   return undefined;
 }
+
+const OCTET_STREAM = 'application/octet-stream';
+const plainText = (status: number, text: string): ProxiedResponse => ({ status, headers: { 'content-type': 'text/plain', 'x-request-id': PROXY_REQUEST_ID }, body: Buffer.from(text) });
+
+/** A server that reads the type from the content of the uploads `applies` to, whatever they declare. */
+const storesAsSniffed = (applies: (sent: ProxiedRequest) => boolean): Mutation => ({
+  request: (sent) => (isUpload(sent) && applies(sent) && sniffedType(sent.body) !== undefined ? { ...sent, headers: { ...sent.headers, 'content-type': sniffedType(sent.body)! } } : sent),
+});
+
+/** Rewrites the Asset a server answers to the stored uploads `applies` to. */
+const onAcceptedReading = (applies: (sent: ProxiedRequest) => boolean, edit: (asset: any) => unknown): Mutation => ({
+  response: (received, sent) => (isUpload(sent) && applies(sent) && received.status === 201 ? rewriteJson(received, edit) : received),
+});
 
 /** The smaller reading of the upload's family limit ("10 MB" as 10,000,000 bytes). */
 const decimalLimitOf = (sent: ProxiedRequest) => {
@@ -139,6 +153,24 @@ describe('assets checks', () => {
     'ASSET-UNSUPPORTED-TYPE': [
       { fault: 'accepts video/mp4 uploads', mutation: () => ({ answer: (sent) => (isUpload(sent) && sent.headers['content-type'] === 'video/mp4' ? answerJson(201, fakeAsset('video/mp4', sent.body.length)) : undefined) }) },
       { fault: 'answers unsupported types with 400 INVALID_REQUEST', mutation: () => ({ response: (received, sent) => (isUpload(sent) && received.status === 415 ? answerError(400, 'INVALID_REQUEST') : received) }) },
+    ],
+    'ASSET-GENERIC-BINARY-TYPE': [
+      { fault: `stores ${OCTET_STREAM} uploads as the type it sniffs`, mutation: () => storesAsSniffed((sent) => sent.headers['content-type'] === OCTET_STREAM) },
+      { fault: `stores ${OCTET_STREAM} PDFs only`, mutation: () => storesAsSniffed((sent) => sent.headers['content-type'] === OCTET_STREAM && sniffedType(sent.body) === 'application/pdf') },
+      { fault: `refuses ${OCTET_STREAM} with 400 INVALID_REQUEST`, mutation: () => ({ response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === OCTET_STREAM ? answerError(400, 'INVALID_REQUEST') : received) }) },
+    ],
+    'ASSET-EMPTY-CONTENT-TYPE': [
+      { fault: 'stores an upload with an empty Content-Type as the type it sniffs', mutation: () => storesAsSniffed((sent) => sent.headers['content-type'] === '') },
+      { fault: 'answers an empty Content-Type with a plain-text 415', mutation: () => ({ response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === '' ? plainText(415, 'Unsupported Media Type') : received) }) },
+      { fault: 'crashes (500) on an empty Content-Type', mutation: () => ({ response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === '' ? answerError(500, 'INTERNAL_ERROR') : received) }) },
+    ],
+    'ASSET-LISTED-TYPE-READINGS-BOUNDED': [
+      { fault: 'crashes (500) on a Content-Type with parameters', mutation: () => ({ response: (received, sent) => (isUpload(sent) && (sent.headers['content-type'] ?? '').includes(';') ? answerError(500, 'INTERNAL_ERROR') : received) }) },
+      { fault: 'refuses an upper-case type with a plain-text 415', mutation: () => ({ response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === 'IMAGE/PNG' ? plainText(415, 'Unsupported Media Type') : received) }) },
+      { fault: 'stores an upper-case type with a size one byte off', mutation: () => onAcceptedReading((sent) => sent.headers['content-type'] === 'IMAGE/PNG', (asset) => ({ ...asset, size_bytes: asset.size_bytes + 1 })) },
+      { fault: 'stores a type with parameters as application/octet-stream', mutation: () => onAcceptedReading((sent) => (sent.headers['content-type'] ?? '').includes(';'), (asset) => ({ ...asset, mime_type: OCTET_STREAM })) },
+      { fault: 'hashes text declared with a charset after decoding it', mutation: () => onAcceptedReading((sent) => sent.headers['content-type'] === 'text/plain; charset=utf-8', (asset) => ({ ...asset, sha256: '0'.repeat(64) })) },
+      { fault: 'answers an accepted reading 200 instead of 201', mutation: () => ({ response: (received, sent) => (isUpload(sent) && (sent.headers['content-type'] ?? '').includes(';') && received.status === 201 ? { ...received, status: 200 } : received) }) },
     ],
     'ASSET-CONTENT-MISMATCH': [
       {

@@ -63,6 +63,14 @@ describe('auth checks', () => {
         mutation: (target) => ({ request: (sent) => (isOperation(sent, 'POST', '/v1/feedback') && !sent.headers.authorization ? withAuthorization(sent, `Bearer ${target.keyA}`) : sent) }),
       },
     ],
+    'AUTH-EMPTY-VALUE': [
+      { fault: 'reads an empty Authorization value as the default project on GET /v1/models', mutation: accepting((sent) => isOperation(sent, 'GET', '/v1/models') && sent.headers.authorization === '') },
+      { fault: 'accepts an empty Authorization value on uploads', mutation: accepting((sent) => isOperation(sent, 'POST', '/v1/assets') && sent.headers.authorization === '') },
+      {
+        fault: 'answers an empty Authorization value with 400 instead of 401',
+        mutation: () => ({ response: (received, sent) => (isV1(sent) && sent.headers.authorization === '' && received.status === 401 ? { ...received, status: 400 } : received) }),
+      },
+    ],
     'AUTH-INVALID-KEY': [
       {
         fault: 'accepts any svc_live_ key on POST /v1/decide',

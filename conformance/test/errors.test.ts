@@ -40,6 +40,14 @@ describe('errors checks', () => {
         mutation: () => ({ response: (received, sent) => (isDecide(sent) && /^text\/plain/.test(sent.headers['content-type'] ?? '') ? { ...received, status: 500 } : received) }),
       },
       {
+        fault: 'crashes (500) on a decide whose Content-Type is empty',
+        mutation: () => ({ response: (received, sent) => (isDecide(sent) && sent.headers['content-type'] === '' ? { ...received, status: 500 } : received) }),
+      },
+      {
+        fault: 'refuses a decide whose Content-Type is empty in its own error shape',
+        mutation: () => onErrors((sent) => isDecide(sent) && sent.headers['content-type'] === '', () => ({ statusCode: 415, error: 'Unsupported Media Type', message: 'Unsupported Media Type: ' })),
+      },
+      {
         fault: 'refuses a malformed asset id in the path with a plain-text 400',
         mutation: () => ({ response: (received, sent) => (isOperation(sent, 'GET', '/v1/assets/not-an-asset') ? { ...received, status: 400, headers: { ...received.headers, 'content-type': 'text/plain' }, body: Buffer.from('bad id') } : received) }),
       },

@@ -12,9 +12,10 @@ import { runChecks } from '../../harness/runner.ts';
  * pass: Prism stores nothing (uploads, deletes and expiry are examples), scopes nothing to a
  * project (isolation), never echoes X-Request-ID, sniffs no bytes, answers every decide with a
  * fixed example (ids, answer counts, media limits), has no 256 KiB limit, answers malformed JSON
- * and unknown routes in its own error shapes, and serves an abridged /openapi.json example. Its
- * bearer check only wants some key (a near miss of the valid key passes) and takes the scheme
- * "Bearer" in that case only.
+ * and unknown routes in its own error shapes, answers an upload sent with an empty Content-Type
+ * with its example Asset, and serves an abridged /openapi.json example. Its bearer check only
+ * wants some key (a near miss of the valid key passes) and takes the scheme "Bearer" in that
+ * case only.
  * OBSERVE checks are 'observed' by design.
  */
 const NOT_PASSING_ON_PRISM: Record<string, Exclude<CheckStatus, 'pass'>> = {
@@ -25,8 +26,11 @@ const NOT_PASSING_ON_PRISM: Record<string, Exclude<CheckStatus, 'pass'>> = {
   'ASSET-DELETED-CODE': 'observed',
   'ASSET-DELETED-GET-FAILS': 'fail',
   'ASSET-DELETED-REFERENCE-FAILS': 'fail',
+  'ASSET-EMPTY-CONTENT-TYPE': 'fail',
   'ASSET-EXPIRED-READ': 'skip',
   'ASSET-EXPIRED-REFERENCE': 'skip',
+  'ASSET-LISTED-TYPE-READINGS-BOUNDED': 'fail',
+  'ASSET-MEDIA-TYPE-CASE': 'observed',
   'ASSET-MEDIA-TYPE-PARAMETERS': 'observed',
   'ASSET-PAGES-LIMIT-STATUS': 'observed',
   'ASSET-READ-DELETE-STATUS': 'observed',
@@ -65,6 +69,7 @@ const NOT_PASSING_ON_PRISM: Record<string, Exclude<CheckStatus, 'pass'>> = {
   'DECIDE-ANSWER-SHAPE-NOUL': 'observed',
   'DECIDE-ANSWER-SHAPE-SCORE': 'observed',
   'DECIDE-MALFORMED-JSON': 'fail',
+  'DECIDE-OBSERVE-EMPTY-CONTENT-TYPE': 'observed',
   'DECIDE-OBSERVE-MODEL-FIELD': 'observed',
   'DECIDE-OBSERVE-NO-OPTIONS': 'observed',
   'DECIDE-OBSERVE-NOUL-NO-INSTRUCTIONS': 'observed',

@@ -43,6 +43,8 @@ describe('request-ids checks', () => {
     ],
     'REQID-INVALID-CALLER-NOT-ECHOED': [
       { fault: 'echoes invalid caller ids (too long, bad characters) back', mutation: () => ({ response: (received, sent) => (invalidCallerId(sent) ? withIdEverywhere(received, sent.headers['x-request-id']!) : received) }) },
+      { fault: 'echoes an empty caller id as an empty X-Request-ID', mutation: () => ({ response: (received, sent) => (sent.headers['x-request-id'] === '' ? withIdEverywhere(received, '') : received) }) },
+      { fault: 'sends no X-Request-ID when the caller id is empty', mutation: () => ({ response: (received, sent) => (sent.headers['x-request-id'] === '' ? withoutRequestId(received) : received) }) },
       { fault: 'echoes a caller id of 129 characters only', mutation: () => ({ response: (received, sent) => (invalidCallerId(sent) && sent.headers['x-request-id']!.length > 128 ? withIdEverywhere(received, sent.headers['x-request-id']!) : received) }) },
       { fault: 'truncates a too-long caller id to 128 characters', mutation: () => ({ response: (received, sent) => (invalidCallerId(sent) && sent.headers['x-request-id']!.length > 128 ? withIdEverywhere(received, sent.headers['x-request-id']!.slice(0, 128)) : received) }) },
       { fault: 'replaces bad characters of a caller id with "_"', mutation: () => ({ response: (received, sent) => (invalidCallerId(sent) ? withIdEverywhere(received, sent.headers['x-request-id']!.replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 128)) : received) }) },

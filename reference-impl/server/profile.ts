@@ -29,6 +29,8 @@ export interface ServerProfile {
   partFamilyMismatchCode: string;
   /** upload-media-type-parameters: accept an upload Content-Type with parameters, or refuse it. */
   uploadTypeParameters: 'accept' | 'refuse';
+  /** upload-media-type-case: compare an upload's type and subtype case-insensitively, or only as the list writes them. */
+  uploadTypeCase: 'insensitive' | 'exact';
   /** size-units: each family's file size limit in bytes. */
   fileSizeLimits: Record<'image' | 'document' | 'audio', number>;
   /** sha256-encoding: the letter case of the asset's hexadecimal sha256. */
@@ -101,6 +103,7 @@ export function serverProfile(name: ProfileName, overrides: ChoiceOverrides = {}
       audio: pick<number>('size-units', 'audio_max_bytes'),
     },
     uploadTypeParameters: pick<'accept' | 'refuse'>('upload-media-type-parameters', 'parameters'),
+    uploadTypeCase: pick<'insensitive' | 'exact'>('upload-media-type-case', 'letter_case'),
     unknownRouteCode: pick<string>('unknown-route', 'code'),
     jsonAlsoAccepts: pick<string[]>('json-content-type', 'accepted_types'),
     invalidCallerRequestId: pick<'replace' | 'refuse'>('invalid-caller-request-id', 'action'),

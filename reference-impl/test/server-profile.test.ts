@@ -45,7 +45,7 @@ test('a profile is read from the spec: every value of the alternate profile is a
   expect(serverProfile('alternate').uploadsWithinBodyLimit).toBe(false);
   expect(serverProfile('reference', { 'upload-body-limit': 'alternate' }).uploadsWithinBodyLimit).toBe(true);
   // Every open point the alternate profile claims to serve is one the profile reads.
-  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required', 'asset-ttl', 'model-selection', 'id-format-and-count', 'abstention-threshold', 'abstention-status-values', 'answer-shapes'];
+  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'upload-media-type-case', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required', 'asset-ttl', 'model-selection', 'id-format-and-count', 'abstention-threshold', 'abstention-status-values', 'answer-shapes'];
   expect(openPoints.filter((point) => point.alternateChoice.served).map((point) => point.id).sort()).toEqual([...read].sort());
 });
 
@@ -102,6 +102,8 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
     expect(between.status).toBe(choice('size-units', 'image_max_bytes') === 10_000_000 ? 413 : 201);
     const withParameters = await call(server(), 'POST', '/v1/assets', { raw: 'Order 1234 arrived damaged.', contentType: 'text/plain; charset=utf-8' });
     expect(withParameters.status).toBe(profile === 'reference' ? 201 : 415);
+    const upperCase = await call(server(), 'POST', '/v1/assets', { raw: pngImage(), contentType: 'IMAGE/PNG' });
+    expect([upperCase.status, upperCase.json.mime_type ?? upperCase.json.error.code]).toEqual(profile === 'reference' ? [201, 'image/png'] : [415, 'UNSUPPORTED_MIME_TYPE']);
     const familyMismatch = await call(server(), 'POST', '/v1/decide', { body: { context: [{ type: 'audio', asset_id: uploaded.json.id }], questions: decideBody.questions } });
     expect([familyMismatch.status, familyMismatch.json.error.code]).toEqual([choice('part-asset-family', 'status'), choice('part-asset-family', 'code')]);
     expect(uploaded.json.sha256).toMatch(new RegExp(String(choice('sha256-encoding', 'pattern'))));

@@ -1,6 +1,7 @@
 // POST /v1/assets, GET and DELETE /v1/assets/{asset_id} (seed 2.5, 3, 4.5 to 4.7).
 import type { FastifyInstance } from 'fastify';
 import { defaultAssetLifetimeMs, requestBodyLimitBytes, schemaValidator } from '../../../spec/index.ts';
+import { isWrittenInLowerCase } from '../../assets/content-type.ts';
 import { inspectUpload } from '../../assets/media.ts';
 import type { AudioReader } from '../../assets/reading/audio.ts';
 import type { AssetReader } from '../../assets/reading/asset-reader.ts';
@@ -29,7 +30,7 @@ function requestedTtl(header: string | string[] | undefined, projectTtlMs: numbe
 }
 
 export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; audio: AudioReader; reader: AssetReader; ttlOf(projectId: string): number }): Promise<void> {
-  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase, uploadTypeParameters, fileSizeLimits, assetTtlHeader } = app.profile;
+  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase, uploadTypeParameters, uploadTypeCase, fileSizeLimits, assetTtlHeader } = app.profile;
   /** The upload body limit (open point upload-body-limit): the 256 KiB request limit, or the largest file of any family. */
   const maxUploadBytes = app.profile.uploadsWithinBodyLimit ? requestBodyLimitBytes : Math.max(...Object.values(fileSizeLimits));
   /** The asset as the profile shows it (open point sha256-encoding). */
@@ -46,6 +47,9 @@ export async function registerAssets(app: FastifyInstance, deps: { assets: Asset
       const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       if (uploadTypeParameters === 'refuse' && request.headers['content-type']?.includes(';')) {
         return sendFailure(request, reply, failure('UNSUPPORTED_MIME_TYPE', 'Send the bare MIME type of the file as Content-Type, without parameters.'));
+      }
+      if (uploadTypeCase === 'exact' && !isWrittenInLowerCase(request.headers['content-type'])) {
+        return sendFailure(request, reply, failure('UNSUPPORTED_MIME_TYPE', 'Send the MIME type of the file in lower case, as the accepted types are listed.'));
       }
       const verdict = await inspectUpload(bytes, request.headers['content-type'], (family) => fileSizeLimits[family]);
       if (!verdict.ok) return sendFailure(request, reply, failure(verdict.code, verdict.message));
