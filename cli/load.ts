@@ -13,13 +13,22 @@ import { loadVerdict } from '../reports/load-section.ts';
 import { buildRunReport } from '../reports/run-report.ts';
 import { defaultReportDir, writeReports, REPORT_FILES } from '../reports/write.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
+import { parseCapabilities, parseReferenceProfile } from './args.ts';
+import { learnFromResults } from './load-from-results.ts';
+import { ALL_CAPABILITIES } from '../harness/check.ts';
+import { FEEDBACK_SHAPES, REFERENCE_FEEDBACK_SHAPE } from '../load/definitions/common.js';
+import { PROFILE_NAMES } from '../reference-impl/server/profile.ts';
 
 export const LOAD_USAGE = `Usage: decision-conformance load <run|compare|cold-start> [options]
 
 load run --scenario NAME [options]     run a load scenario (${SCENARIOS.join(', ')})
   --base-url URL --api-key KEY         the server (default: the bundled reference server; key also from env DECISION_API_KEY)
+  --reference-profile NAME             without --base-url: the bundled server's open-point choices, ${PROFILE_NAMES.join(' or ')} (default reference)
+  --capabilities LIST                  what the target implements, as for run: ${ALL_CAPABILITIES.join(',')} (default: all); scenarios send nothing else
+  --feedback-shape NAME                mixed: the feedback body the target takes, ${FEEDBACK_SHAPES.join(' or ')} (none: no feedback; default reference)
+  --from-results DIR                   take capabilities and feedback shape from a conformance run's results.json (the options above win)
   --duration S  --rate N               the scenario's duration and rate (each scenario has defaults)
-  --set NAME=VALUE                     any other scenario setting (PEAK_RATE, VUS, IDLE_S, P95_MS, ERROR_RATE...), repeatable
+  --set NAME=VALUE                     any other scenario setting (PEAK_RATE, VUS, IDLE_S, P95_MS, ERROR_RATE, VALIDATE_EVERY...), repeatable
   --repeat N                           runs of the scenario (default 5): load compare decides on all of them
   --report-dir DIR                     where reports go (default: reports/out/<timestamp>/)
   --k6 PATH                            the k6 to use (else env K6_BIN, else k6 on PATH, else the kit's Node runner)
@@ -80,6 +89,10 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
     scenario: { type: 'string' },
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },
+    'reference-profile': { type: 'string' },
+    capabilities: { type: 'string' },
+    'feedback-shape': { type: 'string' },
+    'from-results': { type: 'string' },
     duration: { type: 'string' },
     rate: { type: 'string' },
     set: { type: 'string', multiple: true },
@@ -100,7 +113,8 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   const apiKey = (values['api-key'] as string | undefined) ?? env.DECISION_API_KEY;
   if (baseUrl !== undefined && !apiKey) throw new LoadUsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
   const repeat = positive('repeat', values.repeat as string | undefined, 5)!;
-  const settings: Record<string, string | undefined> = {};
+  const { profile, capabilities, feedbackShape, notes } = targetClaims(values, baseUrl);
+  const settings: Record<string, string | undefined> = { CAPABILITIES: capabilities.join(','), FEEDBACK_SHAPE: feedbackShape };
   if (values.duration !== undefined) settings.DURATION = String(positive('duration', values.duration as string));
   if (values.rate !== undefined) settings.RATE = String(positive('rate', values.rate as string));
   for (const item of (values.set as string[] | undefined) ?? []) {
@@ -114,9 +128,10 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   } catch (error) {
     throw new LoadUsageError((error as Error).message);
   }
+  for (const note of notes) out(`${note}\n`);
   out(k6 ? `k6 ${await k6Version(k6.path)} (${k6.path}, from ${k6.source}) runs ${scenario}\n` : `no k6 found (--k6, K6_BIN, PATH): the kit's Node runner runs ${scenario}\n`);
 
-  const embedded = baseUrl === undefined ? await startEmbeddedTarget() : undefined;
+  const embedded = baseUrl === undefined ? await startEmbeddedTarget({ profile }) : undefined;
   const target = { baseUrl: baseUrl ?? embedded!.baseUrl, apiKey: apiKey ?? embedded!.keyA };
   const startedAt = new Date();
   let load: LoadSection;
@@ -135,7 +150,7 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   }
   const report = buildRunReport({
     results: [],
-    target: { baseUrl: target.baseUrl, capabilities: new Set(), hasSecondKey: false, embedded: embedded !== undefined },
+    target: { baseUrl: target.baseUrl, capabilities: new Set(capabilities), hasSecondKey: false, embedded: embedded !== undefined },
     seed: 0,
     suites: ['load'],
     startedAt,
@@ -149,6 +164,24 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   const verdict = loadVerdict(load);
   out(`${verdict === 'pass' ? 'thresholds held' : 'THRESHOLDS MISSED'} in ${load.runs.filter((run) => run.passed).length} of ${load.runs.length} runs; reports in ${dir}\n`);
   return verdict === 'pass' ? 0 : 1;
+}
+
+/**
+ * What the target claims and takes: --capabilities and --feedback-shape as given, else what
+ * --from-results learned, else everything and the reference feedback shape.
+ */
+function targetClaims(values: Record<string, unknown>, baseUrl: string | undefined) {
+  try {
+    const learned = values['from-results'] === undefined ? { notes: [] } : learnFromResults(values['from-results'] as string);
+    const given = values.capabilities as string | undefined;
+    const capabilities = parseCapabilities(given ?? learned.capabilities?.join(','));
+    const feedbackShape = (values['feedback-shape'] as string | undefined) ?? learned.feedbackShape ?? REFERENCE_FEEDBACK_SHAPE;
+    if (!FEEDBACK_SHAPES.includes(feedbackShape)) throw new Error(`--feedback-shape must be ${FEEDBACK_SHAPES.join(' or ')}; got "${feedbackShape}"`);
+    const profile = parseReferenceProfile(values['reference-profile'] as string | undefined, baseUrl);
+    return { profile, capabilities, feedbackShape, notes: learned.notes.map((note) => `from ${values['from-results'] as string}: ${note}`) };
+  } catch (error) {
+    throw new LoadUsageError((error as Error).message);
+  }
 }
 
 /** The load section of a report folder (or of a results.json given directly). */

@@ -3,13 +3,17 @@
 import { percentile } from '../../reports/latency.ts';
 import type { LoadLatency, LoadRun, LoadTimelineWindow } from '../../reports/load-run.ts';
 import { thresholdExpressions, timelineWindows } from '../definitions/executor.js';
+import { ruleLabel } from '../definitions/response-rules.js';
 import type { ScenarioDefinition } from './definition.ts';
 import type { RequestSample, SampleLog } from './samples.ts';
 
 const round = (value: number) => Math.round(value * 10) / 10;
 
-/** A request failed as k6's http_req_failed counts it: no response, or a status outside 200–399. */
-export const failed = (sample: RequestSample) => sample.status < 200 || sample.status >= 400;
+/**
+ * A request failed as k6's http_req_failed counts it: no response, or a status outside 200–399;
+ * a refusal of an open-point shape is not a failure (the k6 script marks it expected the same way).
+ */
+export const failed = (sample: RequestSample) => !sample.refused && (sample.status < 200 || sample.status >= 400);
 
 export function latencyOf(durations: number[]): LoadLatency {
   const sorted = [...durations].sort((a, b) => a - b);
@@ -23,7 +27,7 @@ export function latencyOf(durations: number[]): LoadLatency {
   };
 }
 
-export function nodeLoadResult(definition: ScenarioDefinition, log: SampleLog, facts: { baseUrl: string; startedAt: Date; durationMs: number; nodeVersion: string }): LoadRun {
+export function nodeLoadResult(definition: ScenarioDefinition, log: SampleLog, facts: { baseUrl: string; startedAt: Date; durationMs: number; nodeVersion: string; validateEvery: number }): LoadRun {
   const { requests } = log;
   const answered = requests.filter((sample) => sample.status !== 0);
   const latency: Record<string, LoadLatency> = {};
@@ -51,7 +55,11 @@ export function nodeLoadResult(definition: ScenarioDefinition, log: SampleLog, f
       return { start_s: index * windows.windowS, count: stats.count, p50_ms: stats.p50_ms, p95_ms: stats.p95_ms, p99_ms: stats.p99_ms };
     });
 
-  const checks = [...log.checks].map(([name, tally]) => ({ name, ...tally }));
+  const checks = [...log.checks].map(([name, tally]) => {
+    const rule = ruleLabel(name);
+    const example = log.examples.get(name);
+    return { name, ...tally, ...(rule ? { rule } : {}), ...(example ? { example } : {}) };
+  });
   const checkTotal = checks.reduce((sum, check) => sum + check.passes + check.fails, 0);
   const checkRate = checkTotal === 0 ? 0 : checks.reduce((sum, check) => sum + check.passes, 0) / checkTotal;
   const errorRate = requests.length === 0 ? 0 : requests.filter(failed).length / requests.length;
@@ -85,5 +93,7 @@ export function nodeLoadResult(definition: ScenarioDefinition, log: SampleLog, f
     thresholds,
     timeline,
     passed: thresholds.every((threshold) => threshold.ok),
+    validation: { every: facts.validateEvery, validated: log.validated },
+    ...(log.refusals.size > 0 ? { open_point_refusals: Object.fromEntries(log.refusals) } : {}),
   };
 }

@@ -62,7 +62,7 @@ describe.skipIf(!k6)('scenarios under k6', () => {
       expect(run.passed).toBe(false);
       expect(run.error_rate).toBeGreaterThan(0);
       const failing = run.checks.filter((check) => check.fails > 0).map((check) => check.name);
-      expect(failing).toEqual(expect.arrayContaining(['decide has X-Request-ID', 'decide body has model']));
+      expect(failing).toEqual(expect.arrayContaining(['decide request-id', 'decide contract-body']));
       expect(failing.some((name) => name.startsWith('decide status'))).toBe(true);
     } finally {
       await proxy.close();
