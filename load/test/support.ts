@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { LoadRun } from '../../reports/load-run.ts';
+import type { ScenarioName } from '../runner/definition.ts';
 import { findK6 } from '../k6.ts';
 
 const PREBUILT_K6 = fileURLToPath(new URL('../../../shared/tools/k6/k6', import.meta.url));
@@ -48,3 +49,13 @@ export function loadRunErrors(run: LoadRun): unknown[] {
 }
 
 export const settingsFor = (baseUrl: string, apiKey: string, settings: Record<string, string> = {}) => ({ BASE_URL: baseUrl, API_KEY: apiKey, ...settings });
+
+/** Short, bounded settings per scenario: seconds, loopback, a few hundred requests at most. */
+export const SHORT_SETTINGS: Record<ScenarioName, Record<string, string>> = {
+  'decide-steady': { DURATION: '2', RATE: '20' },
+  'decide-capacity': { DURATION: '2', VUS: '4' },
+  mixed: { DURATION: '2', RATE: '20' },
+  spike: { DURATION: '4', RATE: '5', PEAK_RATE: '40' },
+  soak: { DURATION: '3', RATE: '20', WINDOW_S: '1' },
+  'cold-start': { STEADY_COUNT: '5', IDLE_S: '1' },
+};
