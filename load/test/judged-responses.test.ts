@@ -1,7 +1,11 @@
 // Load responses are judged by the rules of the conformance suite, in k6 and in the Node runner
 // alike: a server whose decide answers break one rule under load makes the check rate fall, and
 // the report names the rule with an example exchange.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadCommand } from '../../cli/load.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
 import { isOperation, rewriteJson, startMutatingProxy, type Mutation } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
@@ -84,4 +88,27 @@ describe.each(generators)('under %s', (generator, runAgainst) => {
     expect(run.validation).toEqual({ every: 1, validated: run.requests });
     expect(run.checks.map((check) => check.name)).toEqual(expect.arrayContaining(['decide contract-body', 'decide answer-ids', 'decide choice-margin', 'decide option-ids']));
   });
+});
+
+test('the load report names a failed check by its rule, with the example exchange, in results.json, summary.md and report.html', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'load-judged-'));
+  const proxy = await startMutatingProxy(target.baseUrl, onDecide(shiftedMargins));
+  try {
+    let out = '';
+    const code = await loadCommand(['run', '--scenario', 'decide-steady', '--base-url', proxy.baseUrl, '--api-key', target.keyA, '--node', '--repeat', '1', '--duration', '2', '--rate', '20', '--report-dir', dir], {}, (text) => (out += text), (text) => (out += text));
+    expect(code, out).toBe(1);
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { load: { runs: LoadRun[] } };
+    const check = results.load.runs[0]!.checks.find((entry) => entry.name === 'decide choice-margin')!;
+    expect(check.example).toBeDefined();
+    const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+    expect(summary).toContain('**Failed checks by rule**');
+    expect(summary).toMatch(/`decide choice-margin` failed \d+ of \d+ \(choice-margin: confidence is the top-1 minus the top-2 probability \(seed 2\.4\)\) — e\.g\. `POST \/v1\/decide \(X-Request-ID load\.decide-steady\./);
+    expect(summary).toContain('Body and answers validated on every response');
+    const report = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(report).toContain('Failed checks by rule');
+    expect(report).toContain(check.example!.expected.replace(/</g, '&lt;'));
+  } finally {
+    await proxy.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
