@@ -77,24 +77,36 @@ const k6 = findK6(values.k6, process.env);
 
 // The generators take turns, round after round, and the medians are compared: on a shared
 // machine one measurement of each says more about the neighbours than about the generators.
-const figures: Record<'autocannon' | 'node' | 'k6', number[]> = { autocannon: [], node: [], k6: [] };
+// Each generator runs twice a round: judging responses as a load run does (VALIDATE_EVERY), and
+// checking status and request id only, so the cost of validation is measured side by side.
+const CHECKS_ONLY = { ...settings, VALIDATE_EVERY: String(Number.MAX_SAFE_INTEGER) };
+const figures: Record<'autocannon' | 'node' | 'nodeChecksOnly' | 'k6' | 'k6ChecksOnly', number[]> = { autocannon: [], node: [], nodeChecksOnly: [], k6: [], k6ChecksOnly: [] };
+// What each generator judged, so a figure is never read without knowing how much validation it paid for.
+const judged = (run: LoadRun) => `${Math.round(run.throughput_rps)} req/s (validated ${run.validation?.validated ?? 0} of ${run.requests}, checks ${(run.check_rate * 100).toFixed(1)} %)`;
+const share = (values: number[], reference: number) => `${Math.round(median(values))} req/s = ${((median(values) / reference) * 100).toFixed(0)} %`;
 try {
-  process.stdout.write(`bare Fastify route at ${bare.baseUrl}; ${connections} connections, ${durationS} s per measurement, ${rounds} rounds\n`);
+  process.stdout.write(`bare Fastify route at ${bare.baseUrl}; ${connections} connections, ${durationS} s per measurement, ${rounds} rounds; validation of every ${values['validate-every'] === '1' ? '' : `${values['validate-every']}th `}response\n`);
   for (let round = 1; round <= rounds; round++) {
     const cannon = await autocannon({ url: bare.baseUrl, connections, duration: durationS, requests: scenarioRequests });
     figures.autocannon.push(cannon.requests.total / durationS);
     const node = await runWithNode(definition, settings);
+    const nodeChecksOnly = await runWithNode(definition, CHECKS_ONLY);
     figures.node.push(node.throughput_rps);
-    const k6Run = k6 ? await runWithK6(k6.path, 'decide-capacity', settings) : undefined;
-    if (k6Run) figures.k6.push(k6Run.throughput_rps);
-    // What each generator judged, so a figure is never read without knowing how much validation it paid for.
-    const judged = (run: LoadRun) => `validated ${run.validation?.validated ?? 0} of ${run.requests}, checks ${(run.check_rate * 100).toFixed(1)} %`;
-    process.stdout.write(`round ${round}: autocannon ${Math.round(figures.autocannon.at(-1)!)} req/s, Node runner ${Math.round(node.throughput_rps)} req/s (${judged(node)})${k6Run ? `, k6 ${Math.round(k6Run.throughput_rps)} req/s (${judged(k6Run)})` : ''}\n`);
+    figures.nodeChecksOnly.push(nodeChecksOnly.throughput_rps);
+    let k6Line = '';
+    if (k6) {
+      const k6Run = await runWithK6(k6.path, 'decide-capacity', settings);
+      const k6ChecksOnly = await runWithK6(k6.path, 'decide-capacity', CHECKS_ONLY);
+      figures.k6.push(k6Run.throughput_rps);
+      figures.k6ChecksOnly.push(k6ChecksOnly.throughput_rps);
+      k6Line = `; k6 ${judged(k6Run)}, status and request id only ${Math.round(k6ChecksOnly.throughput_rps)} req/s`;
+    }
+    process.stdout.write(`round ${round}: autocannon ${Math.round(figures.autocannon.at(-1)!)} req/s; Node runner ${judged(node)}, status and request id only ${Math.round(nodeChecksOnly.throughput_rps)} req/s${k6Line}\n`);
   }
   const reference = median(figures.autocannon);
   const ratio = median(figures.node) / reference;
-  process.stdout.write(`medians: autocannon ${Math.round(reference)} req/s; Node runner ${Math.round(median(figures.node))} req/s = ${(ratio * 100).toFixed(0)} % (target ${RUNNER_TARGET * 100} %: ${ratio >= RUNNER_TARGET ? 'met' : 'MISSED'})`);
-  process.stdout.write(k6 ? `; k6 ${Math.round(median(figures.k6))} req/s = ${((median(figures.k6) / reference) * 100).toFixed(0)} %\n` : '; k6 not found (--k6, K6_BIN, PATH): not measured\n');
+  process.stdout.write(`medians: autocannon ${Math.round(reference)} req/s; Node runner ${share(figures.node, reference)} (target ${RUNNER_TARGET * 100} %: ${ratio >= RUNNER_TARGET ? 'met' : 'MISSED'}), status and request id only ${share(figures.nodeChecksOnly, reference)}`);
+  process.stdout.write(k6 ? `; k6 ${share(figures.k6, reference)}, status and request id only ${share(figures.k6ChecksOnly, reference)}\n` : '; k6 not found (--k6, K6_BIN, PATH): not measured\n');
 } finally {
   bare.stop();
 }
