@@ -1,11 +1,8 @@
 // `load run --from-results DIR`: what a conformance run observed of the target, so a load run
 // sends only what the target takes: the capabilities it claimed, and whether it took feedback of
 // the reference shape (open point feedback-shape: the seed shows no feedback body).
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { FEEDBACK_REFERENCE_SHAPE_CHECK } from '../conformance/feedback.ts';
 import { REFERENCE_FEEDBACK_SHAPE, NO_FEEDBACK } from '../load/definitions/common.js';
-import { REPORT_FILES } from '../reports/write.ts';
 
 export interface LearnedTarget {
   capabilities?: string[];
@@ -15,25 +12,14 @@ export interface LearnedTarget {
   notes: string[];
 }
 
-interface ResultsFile {
+/** The parts of a conformance run's results.json (reports/results.schema.json) read here. */
+export interface ConformanceResults {
   target?: { capabilities?: string[] };
   checks?: Array<{ id: string; status: string; evidence?: Array<{ request: { method: string; url: string }; response?: { status: number } }> }>;
 }
 
-/** Reads a results.json (or the one of a report folder); throws with a one-line reason when it cannot. */
-export function learnFromResults(path: string): LearnedTarget {
-  let file = path;
-  try {
-    if (statSync(path).isDirectory()) file = join(path, REPORT_FILES.json);
-  } catch {
-    throw new Error(`--from-results ${path}: no such folder or file`);
-  }
-  let results: ResultsFile;
-  try {
-    results = JSON.parse(readFileSync(file, 'utf8')) as ResultsFile;
-  } catch (error) {
-    throw new Error(`--from-results ${file}: not a readable results.json (${(error as Error).message})`);
-  }
+/** What a conformance run's results tell a load run about its target. */
+export function learnFromResults(results: ConformanceResults): LearnedTarget {
   const learned: LearnedTarget = { notes: [] };
   if (Array.isArray(results.target?.capabilities)) {
     learned.capabilities = results.target.capabilities;

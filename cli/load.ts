@@ -14,7 +14,7 @@ import { buildRunReport } from '../reports/run-report.ts';
 import { defaultReportDir, writeReports, REPORT_FILES } from '../reports/write.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { parseCapabilities, parseReferenceProfile } from './args.ts';
-import { learnFromResults } from './load-from-results.ts';
+import { learnFromResults, type ConformanceResults } from './load-from-results.ts';
 import { ALL_CAPABILITIES } from '../harness/check.ts';
 import { FEEDBACK_SHAPES, REFERENCE_FEEDBACK_SHAPE } from '../load/definitions/common.js';
 import { PROFILE_NAMES } from '../reference-impl/server/profile.ts';
@@ -171,35 +171,41 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
  * --from-results learned, else everything and the reference feedback shape.
  */
 function targetClaims(values: Record<string, unknown>, baseUrl: string | undefined) {
+  const fromResults = values['from-results'] as string | undefined;
+  const learned = fromResults === undefined ? { notes: [] } : learnFromResults((readResultsFile(fromResults, 'from-results').parsed ?? {}) as ConformanceResults);
   try {
-    const learned = values['from-results'] === undefined ? { notes: [] } : learnFromResults(values['from-results'] as string);
     const given = values.capabilities as string | undefined;
     const capabilities = parseCapabilities(given ?? learned.capabilities?.join(','));
     const feedbackShape = (values['feedback-shape'] as string | undefined) ?? learned.feedbackShape ?? REFERENCE_FEEDBACK_SHAPE;
     if (!FEEDBACK_SHAPES.includes(feedbackShape)) throw new Error(`--feedback-shape must be ${FEEDBACK_SHAPES.join(' or ')}; got "${feedbackShape}"`);
     const profile = parseReferenceProfile(values['reference-profile'] as string | undefined, baseUrl);
-    return { profile, capabilities, feedbackShape, notes: learned.notes.map((note) => `from ${values['from-results'] as string}: ${note}`) };
+    return { profile, capabilities, feedbackShape, notes: learned.notes.map((note) => `from ${fromResults}: ${note}`) };
   } catch (error) {
     throw new LoadUsageError((error as Error).message);
   }
 }
 
-/** The load section of a report folder (or of a results.json given directly). */
-export function readLoadSection(path: string, flag: string): LoadSection {
+/** The parsed results.json of a report folder (or given directly); a usage error naming the flag when it cannot be read. */
+function readResultsFile(path: string, flag: string): { file: string; parsed: unknown } {
   let file = path;
   try {
     if (statSync(path).isDirectory()) file = join(path, REPORT_FILES.json);
   } catch {
     throw new LoadUsageError(`--${flag} ${path}: no such folder or file`);
   }
-  let parsed: { load?: LoadSection };
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8')) as { load?: LoadSection };
+    return { file, parsed: JSON.parse(readFileSync(file, 'utf8')) as unknown };
   } catch (error) {
     throw new LoadUsageError(`--${flag} ${file}: not a readable results.json (${(error as Error).message})`);
   }
-  if (!parsed.load || !Array.isArray(parsed.load.runs) || parsed.load.runs.length === 0) throw new LoadUsageError(`--${flag} ${file} has no load runs (write one with "load run")`);
-  return parsed.load;
+}
+
+/** The load section of a report folder (or of a results.json given directly). */
+export function readLoadSection(path: string, flag: string): LoadSection {
+  const { file, parsed } = readResultsFile(path, flag);
+  const load = (parsed as { load?: LoadSection }).load;
+  if (!load || !Array.isArray(load.runs) || load.runs.length === 0) throw new LoadUsageError(`--${flag} ${file} has no load runs (write one with "load run")`);
+  return load;
 }
 
 function loadCompare(argv: string[], out: Write): number {
