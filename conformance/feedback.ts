@@ -13,7 +13,7 @@ const MALFORMED_JSON = '{"request_id": "req_0123abcd", "answers": {"topic": {"co
 const referenceFeedback = schemaValidator('Feedback', 'reference');
 const referenceStatus = referenceChoice<number>('feedback-shape', 'status');
 
-/** Its observation tells `load run --from-results` which feedback body a server takes. */
+/** The check whose observation tells `load run --from-results` which feedback body a server takes (its id as written below, which verdict tests read). */
 export const FEEDBACK_REFERENCE_SHAPE_CHECK = 'FEEDBACK-REFERENCE-SHAPE';
 
 const sendFeedback = (t: CheckContext, body: unknown) => t.a.send({ method: 'POST', path: '/v1/feedback', json: body });
@@ -33,7 +33,7 @@ export const feedbackChecks: Check[] = area('feedback', [
     },
   },
   {
-    id: FEEDBACK_REFERENCE_SHAPE_CHECK,
+    id: 'FEEDBACK-REFERENCE-SHAPE',
     level: 'OBSERVE',
     seedSections: ['4.2'],
     title: 'What feedback of the reference shape on a fresh decision answers',

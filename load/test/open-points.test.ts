@@ -10,6 +10,7 @@ import { parseRunArgs } from '../../cli/args.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
 import { loadCommand } from '../../cli/load.ts';
 import { runCommand } from '../../cli/run.ts';
+import { FEEDBACK_REFERENCE_SHAPE_CHECK, feedbackChecks } from '../../conformance/feedback.ts';
 import { isOperation, startMutatingProxy, type Mutation, type ProxiedRequest } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun, LoadSection } from '../../reports/load-run.ts';
 import { runWithK6 } from '../k6.ts';
@@ -139,9 +140,10 @@ const call = async (...argv: string[]) => {
 };
 
 test('load run --from-results: a conformance run that saw the reference feedback shape refused makes mixed send none, and its capabilities are kept', { timeout: 120_000 }, async () => {
+  expect(feedbackChecks.map((check) => check.id)).toContain(FEEDBACK_REFERENCE_SHAPE_CHECK);
   await withProxy(reference.baseUrl, otherFeedbackShape, async (baseUrl) => {
     const conformanceDir = join(scratch, 'conformance');
-    const settings = parseRunArgs(['--base-url', baseUrl, '--api-key', reference.keyA, '--only', 'FEEDBACK-REFERENCE-SHAPE', '--capabilities', 'assets,multimodal', '--report-dir', conformanceDir, '--quiet'], {});
+    const settings = parseRunArgs(['--base-url', baseUrl, '--api-key', reference.keyA, '--only', FEEDBACK_REFERENCE_SHAPE_CHECK, '--capabilities', 'assets,multimodal', '--report-dir', conformanceDir, '--quiet'], {});
     if (settings === 'help') throw new Error('unexpected help');
     await runCommand(settings, { tty: false, color: false, write: () => {} });
 
