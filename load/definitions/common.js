@@ -165,7 +165,7 @@ export const FEEDBACK_SHAPES = [REFERENCE_FEEDBACK_SHAPE, NO_FEEDBACK];
 
 /** Every how many responses a generator validates body and answers (VALIDATE_EVERY, default 1: every one). */
 export function validateEvery(/** @type {Settings} */ env) {
-  return Math.round(setting(env, 'VALIDATE_EVERY', 1));
+  return Math.max(1, Math.round(setting(env, 'VALIDATE_EVERY', 1)));
 }
 
 /** The line a k6 virtual user logs for the first failure of each check: the kit's k6 runner reads these into the report. */

@@ -1,5 +1,6 @@
 // Runs a scenario definition under k6: its executor and thresholds become k6 options, each
-// request goes through k6/http with the definition's checks, and handleSummary writes the kit's
+// request goes through k6/http and its response is judged by the spec's rules (the bundled judge
+// of definitions/response-rules.js, the Node runner's too), and handleSummary writes the kit's
 // load result (load.json) into REPORT_DIR. Only k6 modules and the definitions: no Node, no
 // remote imports, so the scripts also run on k6-operator's distributed runners.
 import http from 'k6/http';
