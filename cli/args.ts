@@ -106,6 +106,23 @@ export function parseListArgs(argv: string[]): ListSettings | 'help' {
   return { suites: parseSuites(values.suite, [...SUITES]), format: values.json ? 'json' : 'text' };
 }
 
+/** --capabilities: a comma-separated list of known capabilities; all of them when not given. */
+export function parseCapabilities(text: string | undefined): Capability[] {
+  const capabilities = text === undefined ? [...ALL_CAPABILITIES] : list(text);
+  for (const capability of capabilities) {
+    if (!ALL_CAPABILITIES.includes(capability as Capability)) throw new UsageError(`unknown capability "${capability}"; known: ${ALL_CAPABILITIES.join(', ')}`);
+  }
+  return capabilities as Capability[];
+}
+
+/** --reference-profile: a profile of the bundled server, which only applies without --base-url. */
+export function parseReferenceProfile(text: string | undefined, baseUrl: string | undefined): ProfileName {
+  const referenceProfile = text ?? 'reference';
+  if (!(PROFILE_NAMES as readonly string[]).includes(referenceProfile)) throw new UsageError(`--reference-profile must be ${PROFILE_NAMES.join(' or ')}; got "${referenceProfile}"`);
+  if (baseUrl !== undefined && text !== undefined) throw new UsageError('--reference-profile is for the bundled reference server; it does not apply with --base-url');
+  return referenceProfile as ProfileName;
+}
+
 export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSettings | 'help' {
   let values;
   try {
@@ -145,9 +162,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
   const keyB = values['api-key-b'] ?? env.DECISION_API_KEY_B;
   if (baseUrl !== undefined && !keyA) throw new UsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
 
-  const referenceProfile = values['reference-profile'] ?? 'reference';
-  if (!(PROFILE_NAMES as readonly string[]).includes(referenceProfile)) throw new UsageError(`--reference-profile must be ${PROFILE_NAMES.join(' or ')}; got "${referenceProfile}"`);
-  if (baseUrl !== undefined && values['reference-profile'] !== undefined) throw new UsageError('--reference-profile is for the bundled reference server; it does not apply with --base-url');
+  const referenceProfile = parseReferenceProfile(values['reference-profile'], baseUrl);
   if (baseUrl !== undefined && values['reference-choice'] !== undefined) throw new UsageError('--reference-choice is for the bundled reference server; it does not apply with --base-url');
   let referenceChoices: ChoiceOverrides;
   try {
@@ -163,15 +178,12 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
   if (baseUrl === undefined && (keyA || keyB || expiryKey)) throw new UsageError('keys are only for --base-url; the bundled reference server makes its own');
   if (Boolean(expiryKey) !== Boolean(expiryTtl)) throw new UsageError('--expiry-api-key and --expiry-ttl-seconds go together');
 
-  const capabilities = values.capabilities === undefined ? [...ALL_CAPABILITIES] : list(values.capabilities);
-  for (const capability of capabilities) {
-    if (!ALL_CAPABILITIES.includes(capability as Capability)) throw new UsageError(`unknown capability "${capability}"; known: ${ALL_CAPABILITIES.join(', ')}`);
-  }
+  const capabilities = parseCapabilities(values.capabilities);
   const suites = parseSuites(values.suite, ['conformance']);
 
   return {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
-    referenceProfile: referenceProfile as ProfileName,
+    referenceProfile,
     referenceChoices,
     ...(keyA ? { keyA } : {}),
     ...(keyB ? { keyB } : {}),
@@ -179,7 +191,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
     suites,
     only: list(values.only),
     skip: list(values.skip),
-    capabilities: capabilities as Capability[],
+    capabilities,
     ...(values['report-dir'] ? { reportDir: values['report-dir'] } : {}),
     timeoutMs: positiveInteger('timeout-ms', values['timeout-ms'], 30_000),
     warmupTimeoutMs: positiveInteger('warmup-timeout-ms', values['warmup-timeout-ms'], 180_000),

@@ -14,13 +14,22 @@ import { loadVerdict } from '../reports/load-section.ts';
 import { buildRunReport } from '../reports/run-report.ts';
 import { defaultReportDir, writeReports, REPORT_FILES } from '../reports/write.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
+import { parseCapabilities, parseReferenceProfile } from './args.ts';
+import { learnFromResults, type ConformanceResults } from './load-from-results.ts';
+import { ALL_CAPABILITIES } from '../harness/check.ts';
+import { FEEDBACK_SHAPES, REFERENCE_FEEDBACK_SHAPE } from '../load/definitions/common.js';
+import { PROFILE_NAMES } from '../reference-impl/server/profile.ts';
 
 export const LOAD_USAGE = `Usage: decision-conformance load <run|compare|cold-start> [options]
 
 load run --scenario NAME [options]     run a load scenario (${SCENARIOS.join(', ')})
   --base-url URL --api-key KEY         the server (default: the bundled reference server; key also from env DECISION_API_KEY)
+  --reference-profile NAME             without --base-url: the bundled server's open-point choices, ${PROFILE_NAMES.join(' or ')} (default reference)
+  --capabilities LIST                  what the target implements, as for run: ${ALL_CAPABILITIES.join(',')} (default: all); scenarios send nothing else
+  --feedback-shape NAME                mixed: the feedback body the target takes, ${FEEDBACK_SHAPES.join(' or ')} (none: no feedback; default reference)
+  --from-results DIR                   take capabilities and feedback shape from a conformance run's results.json (the options above win)
   --duration S  --rate N               the scenario's duration and rate (each scenario has defaults)
-  --set NAME=VALUE                     any other scenario setting (PEAK_RATE, VUS, IDLE_S, P95_MS, ERROR_RATE...), repeatable
+  --set NAME=VALUE                     any other scenario setting (PEAK_RATE, VUS, IDLE_S, P95_MS, ERROR_RATE, VALIDATE_EVERY...), repeatable
   --repeat N                           runs of the scenario (default 5): load compare decides on all of them
   --report-dir DIR                     where reports go (default: reports/out/<timestamp>/)
   --k6 PATH                            the k6 to use (else env K6_BIN, else k6 on PATH, else the kit's Node runner)
@@ -87,6 +96,10 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
     ...SCENARIO_OPTIONS,
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },
+    'reference-profile': { type: 'string' },
+    capabilities: { type: 'string' },
+    'feedback-shape': { type: 'string' },
+    'from-results': { type: 'string' },
     'report-dir': { type: 'string' },
     help: { type: 'boolean' },
   });
@@ -101,10 +114,12 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   const apiKey = (values['api-key'] as string | undefined) ?? env.DECISION_API_KEY;
   if (baseUrl !== undefined && !apiKey) throw new LoadUsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
   const repeat = positive('repeat', values.repeat as string | undefined, 5)!;
-  const settings = scenarioSettings(values);
+  const { profile, capabilities, feedbackShape, notes } = targetClaims(values, baseUrl);
+  const settings = { CAPABILITIES: capabilities.join(','), FEEDBACK_SHAPE: feedbackShape, ...scenarioSettings(values) };
+  for (const note of notes) out(`${note}\n`);
   const k6 = await generator(values, env, scenario, out);
 
-  const embedded = baseUrl === undefined ? await startEmbeddedTarget() : undefined;
+  const embedded = baseUrl === undefined ? await startEmbeddedTarget({ profile }) : undefined;
   const target = { baseUrl: baseUrl ?? embedded!.baseUrl, apiKey: apiKey ?? embedded!.keyA };
   const startedAt = new Date();
   let load: LoadSection;
@@ -123,7 +138,7 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   }
   const report = buildRunReport({
     results: [],
-    target: { baseUrl: target.baseUrl, capabilities: new Set(), hasSecondKey: false, embedded: embedded !== undefined },
+    target: { baseUrl: target.baseUrl, capabilities: new Set(capabilities), hasSecondKey: false, embedded: embedded !== undefined },
     seed: 0,
     suites: ['load'],
     startedAt,
@@ -174,22 +189,46 @@ async function generator(values: { k6?: unknown; node?: unknown }, env: NodeJS.P
   return k6;
 }
 
-/** The load section of a report folder (or of a results.json given directly). */
-export function readLoadSection(path: string, flag: string): LoadSection {
+/**
+ * What the target claims and takes: --capabilities and --feedback-shape as given, else what
+ * --from-results learned, else everything and the reference feedback shape.
+ */
+function targetClaims(values: Record<string, unknown>, baseUrl: string | undefined) {
+  const fromResults = values['from-results'] as string | undefined;
+  const learned = fromResults === undefined ? { notes: [] } : learnFromResults((readResultsFile(fromResults, 'from-results').parsed ?? {}) as ConformanceResults);
+  try {
+    const given = values.capabilities as string | undefined;
+    const capabilities = parseCapabilities(given ?? learned.capabilities?.join(','));
+    const feedbackShape = (values['feedback-shape'] as string | undefined) ?? learned.feedbackShape ?? REFERENCE_FEEDBACK_SHAPE;
+    if (!FEEDBACK_SHAPES.includes(feedbackShape)) throw new Error(`--feedback-shape must be ${FEEDBACK_SHAPES.join(' or ')}; got "${feedbackShape}"`);
+    const profile = parseReferenceProfile(values['reference-profile'] as string | undefined, baseUrl);
+    return { profile, capabilities, feedbackShape, notes: learned.notes.map((note) => `from ${fromResults}: ${note}`) };
+  } catch (error) {
+    throw new LoadUsageError((error as Error).message);
+  }
+}
+
+/** The parsed results.json of a report folder (or given directly); a usage error naming the flag when it cannot be read. */
+function readResultsFile(path: string, flag: string): { file: string; parsed: unknown } {
   let file = path;
   try {
     if (statSync(path).isDirectory()) file = join(path, REPORT_FILES.json);
   } catch {
     throw new LoadUsageError(`--${flag} ${path}: no such folder or file`);
   }
-  let parsed: { load?: LoadSection };
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8')) as { load?: LoadSection };
+    return { file, parsed: JSON.parse(readFileSync(file, 'utf8')) as unknown };
   } catch (error) {
     throw new LoadUsageError(`--${flag} ${file}: not a readable results.json (${(error as Error).message})`);
   }
-  if (!parsed.load || !Array.isArray(parsed.load.runs) || parsed.load.runs.length === 0) throw new LoadUsageError(`--${flag} ${file} has no load runs (write one with "load run")`);
-  return parsed.load;
+}
+
+/** The load section of a report folder (or of a results.json given directly). */
+export function readLoadSection(path: string, flag: string): LoadSection {
+  const { file, parsed } = readResultsFile(path, flag);
+  const load = (parsed as { load?: LoadSection }).load;
+  if (!load || !Array.isArray(load.runs) || load.runs.length === 0) throw new LoadUsageError(`--${flag} ${file} has no load runs (write one with "load run")`);
+  return load;
 }
 
 async function loadCompare(argv: string[], env: NodeJS.ProcessEnv, out: Write): Promise<number> {

@@ -29,6 +29,7 @@ import {
   choiceWithOptionIdsText,
   decideBody,
   decideJsonText,
+  OTHER_TYPE_QUESTIONS,
   postDecideText,
   questionIds,
   replyOutcome,
@@ -117,11 +118,7 @@ async function expectIdsEchoed(t: CheckContext, ids: readonly string[], buildTex
 }
 
 /** One question of each other type, as the reference server reads them (score fields are an open point). */
-const otherTypeQuestions: Record<Exclude<Capability, 'multimodal' | 'assets'>, unknown> = {
-  noul: { type: 'noul', instructions: 'Does the customer ask for a refund?' },
-  multi: { type: 'multi', options: { refund: null, late_delivery: null, damaged_item: null }, instructions: 'Which issues does the customer raise?' },
-  score: { type: 'score', instructions: 'How urgent is the customer request?' },
-};
+const otherTypeQuestions = OTHER_TYPE_QUESTIONS;
 
 function answerShapeCheck(type: keyof typeof otherTypeQuestions, schemaName: string): Omit<Check, 'area'> {
   return {

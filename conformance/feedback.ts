@@ -7,11 +7,14 @@ import { isSuccess, statusWithCode } from '../harness/assets-support.ts';
 import { area, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { expectError, expectSuccess } from '../harness/expect.ts';
-import { decideBody } from '../harness/requests.ts';
+import { decideBody, referenceFeedbackBody } from '../harness/requests.ts';
 
 const MALFORMED_JSON = '{"request_id": "req_0123abcd", "answers": {"topic": {"correct": tru';
 const referenceFeedback = schemaValidator('Feedback', 'reference');
 const referenceStatus = referenceChoice<number>('feedback-shape', 'status');
+
+/** The check whose observation tells `load run --from-results` which feedback body a server takes (its id as written below, which verdict tests read). */
+export const FEEDBACK_REFERENCE_SHAPE_CHECK = 'FEEDBACK-REFERENCE-SHAPE';
 
 const sendFeedback = (t: CheckContext, body: unknown) => t.a.send({ method: 'POST', path: '/v1/feedback', json: body });
 
@@ -39,7 +42,7 @@ export const feedbackChecks: Check[] = area('feedback', [
       const requestId = ownRequestId();
       const decided = await t.a.decide(decideBody(), { 'x-request-id': requestId });
       expectSuccess(decided, 'for the decision the feedback is about');
-      const reply = await sendFeedback(t, { request_id: requestId, answers: { topic: { correct: true } } });
+      const reply = await sendFeedback(t, referenceFeedbackBody(requestId, ['topic'], true));
       const meetsReference = isSuccess(reply) && referenceFeedback(reply.json).valid;
       t.observe({
         summary: `${statusWithCode(reply)}; the body ${meetsReference ? 'is' : 'is not'} a reference Feedback record`,
@@ -54,7 +57,7 @@ export const feedbackChecks: Check[] = area('feedback', [
     title: 'What feedback for a request id no decision had answers',
     openPoint: 'feedback-shape',
     async run(t) {
-      const reply = await sendFeedback(t, { request_id: ownRequestId(), answers: { topic: { correct: false } } });
+      const reply = await sendFeedback(t, referenceFeedbackBody(ownRequestId(), ['topic'], false));
       // The reference answers NOT_FOUND (the open point's summary), with that code's reference status.
       const status = errorCode('NOT_FOUND').referenceStatus;
       t.observe({ summary: statusWithCode(reply), reference: `${status} NOT_FOUND`, matchesReference: reply.status === status && reply.json?.error?.code === 'NOT_FOUND' });

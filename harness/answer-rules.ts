@@ -53,11 +53,36 @@ export function sortedProbabilities(answer: Record<string, any>): number[] | und
   return (values as number[]).sort((x, y) => y - x);
 }
 
+/**
+ * The highest and the second-highest probability (undefined with a single option), in one index
+ * loop without sorting: k6's JavaScript runtime judges every load response with the rules below.
+ * Undefined when there are none or they are not all numbers.
+ */
+export function topTwoProbabilities(answer: Record<string, any>): { first: number; second: number | undefined } | undefined {
+  const probabilities = typeof answer.probabilities === 'object' && answer.probabilities !== null ? answer.probabilities : {};
+  let first = -Infinity;
+  let second = -Infinity;
+  let count = 0;
+  const keys = Object.keys(probabilities);
+  for (let index = 0; index < keys.length; index++) {
+    const p = probabilities[keys[index]!];
+    if (typeof p !== 'number') return undefined;
+    count += 1;
+    if (p > first) {
+      second = first;
+      first = p;
+    } else if (p > second) second = p;
+  }
+  return count === 0 ? undefined : { first, second: count > 1 ? second : undefined };
+}
+
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** Seed 2.1 and 2.4: `returned` holds exactly the ids sent, compared as exact strings. */
 export function sameIdsBreach(sent: readonly string[], returned: string[] | undefined, where: string): RuleBreach | undefined {
   if (!returned) return { expected: `${where} keyed by the ids sent`, observed: 'no such object in the body' };
+  // The common case without building sets: k6's JavaScript runtime judges every load response with this.
+  if (returned.length === sent.length && sent.every((id) => returned.includes(id)) && returned.every((id) => sent.includes(id))) return undefined;
   const sentSet = new Set(sent);
   const returnedSet = new Set(returned);
   const missing = sent.filter((id) => !returnedSet.has(id));
@@ -71,7 +96,13 @@ export function sameIdsBreach(sent: readonly string[], returned: string[] | unde
 
 /** Seed 2.4: every choice probability is a number from 0 to 1. */
 export function probabilityRangeBreach(answer: Record<string, any>, where: string): RuleBreach | undefined {
-  for (const [optionId, p] of Object.entries(answer.probabilities ?? {})) {
+  const probabilities = answer.probabilities ?? {};
+  // An index loop over keys: k6's runtime, which judges every load response with this, iterates
+  // entries or for-of several times slower.
+  const optionIds = Object.keys(probabilities);
+  for (let index = 0; index < optionIds.length; index++) {
+    const optionId = optionIds[index]!;
+    const p = probabilities[optionId];
     if (typeof p !== 'number' || !(p >= 0 && p <= 1)) return { expected: `${where}/probabilities/${showId(optionId)} a number in [0, 1]`, observed: JSON.stringify(p) };
   }
   return undefined;
@@ -79,11 +110,11 @@ export function probabilityRangeBreach(answer: Record<string, any>, where: strin
 
 /** Seed 2.4: a non-null choice is an option id with the highest probability (not judged when choice is null). */
 export function choiceArgmaxBreach(answer: Record<string, any>, where: string): RuleBreach | undefined {
-  const ranked = sortedProbabilities(answer);
-  if (answer.choice === null || !ranked) return undefined;
+  const top = topTwoProbabilities(answer);
+  if (answer.choice === null || !top) return undefined;
   const chosen = typeof answer.choice === 'string' && Object.hasOwn(answer.probabilities, answer.choice) ? answer.probabilities[answer.choice] : undefined;
-  if (chosen === ranked[0]) return undefined;
-  return { expected: `${where}/choice an option with the top probability ${ranked[0]}`, observed: `${showId(String(answer.choice))} with probability ${String(chosen)}` };
+  if (chosen === top.first) return undefined;
+  return { expected: `${where}/choice an option with the top probability ${top.first}`, observed: `${showId(String(answer.choice))} with probability ${String(chosen)}` };
 }
 
 /**
@@ -91,11 +122,11 @@ export function choiceArgmaxBreach(answer: Record<string, any>, where: string): 
  * judged with fewer than two probabilities: a single option's margin is an open point.
  */
 export function choiceMarginBreach(answer: Record<string, any>, where: string): RuleBreach | undefined {
-  const ranked = sortedProbabilities(answer);
-  if (!ranked || ranked.length < 2) return undefined;
-  const margin = ranked[0]! - ranked[1]!;
+  const top = topTwoProbabilities(answer);
+  if (!top || top.second === undefined) return undefined;
+  const margin = top.first - top.second;
   if (typeof answer.confidence === 'number' && Math.abs(answer.confidence - margin) <= MARGIN_TOLERANCE) return undefined;
-  return { expected: `${where}/confidence ${margin} (top-1 ${ranked[0]} minus top-2 ${ranked[1]})`, observed: JSON.stringify(answer.confidence) };
+  return { expected: `${where}/confidence ${margin} (top-1 ${top.first} minus top-2 ${top.second})`, observed: JSON.stringify(answer.confidence) };
 }
 
 /** Seed 2.4 and 3: when abstain is true, choice is null (probabilities remaining is judged by sameIdsBreach). */

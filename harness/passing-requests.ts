@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { operations, type Operation } from '../spec/index.ts';
 import type { CheckContext } from './context.ts';
 import type { Reply } from './http.ts';
-import { decideBody } from './requests.ts';
+import { decideBody, referenceFeedbackBody } from './requests.ts';
 import { pngImage } from './samples/media.ts';
 
 /** How a request presents (or fails to present) a key: header values and a query string. */
@@ -81,7 +81,7 @@ export async function passingRequest(t: CheckContext, op: Operation): Promise<Pa
       const requestId = `feedback-base-${randomBytes(8).toString('hex')}`;
       const decided = await t.a.decide(decideBody(), { 'x-request-id': requestId });
       if (!isSuccess(decided)) return new NotPrepared(`the decision the feedback is about answered status ${decided.status}`);
-      const body = { request_id: decided.headers['x-request-id'] ?? requestId, answers: { topic: { correct: true } } };
+      const body = referenceFeedbackBody(decided.headers['x-request-id'] ?? requestId, ['topic'], true);
       return { operationId: op.operationId, label: `${method} ${op.path}`, controlLast: false, openPoint: 'feedback-shape', send: (c) => send(op.path, c, { json: body }), cleanup };
     }
     case 'uploadAsset': {

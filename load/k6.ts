@@ -13,6 +13,8 @@ import { latencyFigures, PERCENTILE_METHOD } from './percentiles.ts';
 import { loadDefinition, type ScenarioDefinition, type ScenarioName } from './runner/definition.ts';
 import { judgeThresholds } from './runner/result.ts';
 import type { RequestSample } from './runner/samples.ts';
+import { CHECK_EXAMPLE_MARK } from './definitions/common.js';
+import type { CheckExample } from './definitions/response-rules.js';
 
 export const SCENARIO_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
 
@@ -69,19 +71,25 @@ export async function runWithK6(k6: string, scenario: ScenarioName, settings: Re
     const env = { ...settings, REPORT_DIR: reportDir, K6_VERSION: await k6Version(k6) };
     // rawSamples false (the benchmark of what they cost) leaves k6's own figures, and says so in percentile_method.
     const samples = options.rawSamples === false ? { args: [], env: {} } : k6SampleOutput(join(reportDir, 'samples.csv.gz'));
-    const args = ['run', '--quiet', '--no-color', ...samples.args, join(SCENARIO_DIR, `${scenario}.js`)];
+    // raw log format: a log line is the message alone, so the check examples the script logs read back as JSON.
+    const args = ['run', '--quiet', '--no-color', '--log-format', 'raw', ...samples.args, join(SCENARIO_DIR, `${scenario}.js`)];
     for (const [name, value] of Object.entries(env)) if (value !== undefined) args.push('-e', `${name}=${value}`);
     const child = spawn(k6, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...samples.env, K6_NO_USAGE_REPORT: 'true' } });
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => text.split('\n').filter(Boolean).forEach(output));
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     const code = await new Promise<number>((resolve) => child.on('close', (status) => resolve(status ?? 1)));
+    const { examples, rest } = checkExamples(stderr);
     let run: LoadRun;
     try {
       run = JSON.parse(readFileSync(join(reportDir, 'load.json'), 'utf8')) as LoadRun;
+      for (const entry of run.checks) {
+        const example = examples.get(entry.name);
+        if (example && entry.fails > 0) entry.example = example;
+      }
     } catch {
       // Exit 99 is k6's "thresholds crossed", which still writes the summary; anything else without one is a failure to run.
-      throw new Error(`k6 exited with ${code} and wrote no load result: ${redactText(stderr, settings.API_KEY ? [settings.API_KEY] : []).trim().split('\n').slice(-3).join(' | ')}`);
+      throw new Error(`k6 exited with ${code} and wrote no load result: ${redactText(rest, settings.API_KEY ? [settings.API_KEY] : []).trim().split('\n').slice(-3).join(' | ')}`);
     }
     if (options.rawSamples === false) return run;
     return withKitFigures(run, await loadDefinition(scenario, settings), await readK6Samples(join(reportDir, 'samples.csv.gz')));
@@ -95,4 +103,23 @@ export function withKitFigures(run: LoadRun, definition: ScenarioDefinition, sam
   const { latency, timeline } = latencyFigures(definition, samples);
   const thresholds = judgeThresholds(definition, { latency, timeline, errorRate: run.error_rate, checkRate: run.check_rate });
   return { ...run, percentile_method: PERCENTILE_METHOD, latency, timeline, thresholds, passed: thresholds.every((threshold) => threshold.ok) };
+}
+
+/** The first example of each check the script logged (k6-adapter.js), and the other stderr lines. */
+export function checkExamples(stderr: string): { examples: Map<string, CheckExample>; rest: string } {
+  const examples = new Map<string, CheckExample>();
+  const rest: string[] = [];
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith(CHECK_EXAMPLE_MARK)) {
+      rest.push(line);
+      continue;
+    }
+    try {
+      const { check, example } = JSON.parse(line.slice(CHECK_EXAMPLE_MARK.length)) as { check: string; example: CheckExample };
+      if (!examples.has(check)) examples.set(check, example);
+    } catch {
+      rest.push(line);
+    }
+  }
+  return { examples, rest: rest.join('\n') };
 }

@@ -46,12 +46,27 @@ export interface LoadRun {
   check_rate: number;
   /** "all", then one entry per request name. */
   latency: Record<string, LoadLatency>;
-  checks: { name: string; passes: number; fails: number }[];
+  /** Response checks, named `<request name> <rule id>` (load/rules/judge.ts). */
+  checks: LoadCheck[];
   thresholds: { metric: string; condition: string; ok: boolean }[];
   timeline: LoadTimelineWindow[];
   passed: boolean;
+  /** How many responses had body and answers validated: all (every 1) or a stated sample. */
+  validation?: { every: number; validated: number };
+  /** Requests the server refused (a 4xx) because of a shape the seed leaves open, by open point id: not errors. */
+  open_point_refusals?: Record<string, number>;
   /** Resident memory of the server's process over the run, when the kit could see it. */
   memory?: { source: string; samples: { at_s: number; rss_bytes: number }[] };
+}
+
+export interface LoadCheck {
+  name: string;
+  passes: number;
+  fails: number;
+  /** The rule the check applies: "choice-margin: confidence is … (seed 2.4)". */
+  rule?: string;
+  /** The first failed exchange of this check. */
+  example?: { request: string; status: number; body_excerpt: string; expected: string; observed: string };
 }
 
 /** What report.html, summary.md and `load compare` read: repeated runs of one scenario. */

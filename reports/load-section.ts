@@ -3,6 +3,7 @@
 // JUnit test cases (one per threshold of each run) and the summary.md lines.
 import { html, markdownCode, markdownInline, xmlAttr, xmlText } from './escape.ts';
 import { formatMs } from './format.ts';
+import { loadChecksHtml, loadChecksMarkdown } from './load-checks.ts';
 import type { LoadRun, LoadSection, LoadTimelineWindow } from './load-run.ts';
 
 /** pass when every threshold of every run held (and cold starts stayed within the allowance). */
@@ -45,6 +46,7 @@ export function loadSectionHtml(load: LoadSection): string {
 ${rows.join('\n')}
 </tbody>
 </table>
+${loadChecksHtml(load)}
 ${first ? `<h3>Latency by request (run 1)</h3>
 <table>
 <thead><tr><th>Request</th><th class="num">Count</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th><th class="num">max</th></tr></thead>
@@ -172,6 +174,7 @@ export function loadMarkdown(load: LoadSection): string[] {
     const all = run.latency.all;
     lines.push(`| ${index + 1} | ${run.throughput_rps} | ${all ? formatMs(all.p50_ms) : '-'} | ${all ? formatMs(all.p95_ms) : '-'} | ${all ? formatMs(all.p99_ms) : '-'} | ${percent(run.error_rate)} | ${run.passed ? 'held' : `missed: ${run.thresholds.filter((t) => !t.ok).map((t) => markdownCode(`${t.metric} ${t.condition}`)).join(', ')}`} |`);
   });
+  lines.push(...loadChecksMarkdown(load));
   const idle = load.runs[0] ? idleLine(load.runs[0]) : undefined;
   if (idle) lines.push('', `Cold start of the target: ${idle}.`);
   if (load.cold_start) lines.push('', `Cold start (${load.cold_start.runs} spawns): first decide median ${formatMs(load.cold_start.spawn_to_first_decide_ms.median)}, max ${formatMs(load.cold_start.spawn_to_first_decide_ms.max)} (allowance ${formatMs(load.cold_start.allowance_ms)}).`);

@@ -95,13 +95,14 @@ function createAjv(keepSource = false): Ajv2020 {
 
 /**
  * Every component schema's validator in one mode, as the source of a CommonJS module exporting
- * them by schema name (ajv's standalone code). reference-impl/start.mjs puts the reference-mode
+ * them by schema name (ajv's standalone code; `names` limits it to some schemas and what they
+ * reference). reference-impl/start.mjs puts the reference-mode
  * module into the server's bundle, so a bundled start compiles no schema: compiling
  * DecideRequest alone was a sixth of a start.
  */
-export function standaloneValidatorsCode(mode: ValidationMode): string {
+export function standaloneValidatorsCode(mode: ValidationMode, names: readonly string[] = Object.keys(componentSchemas)): string {
   const ajv = createAjv(true);
-  const refs = Object.fromEntries(Object.keys(componentSchemas).map((name) => [name, `${BUNDLE_ID[mode]}#/$defs/${name}`]));
+  const refs = Object.fromEntries(names.map((name) => [name, `${BUNDLE_ID[mode]}#/$defs/${name}`]));
   return standaloneCode(ajv, refs);
 }
 

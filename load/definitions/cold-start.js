@@ -2,13 +2,14 @@
 // and one more call. The first call may take up to the seed's cold-start allowance (clients wait
 // at least the seed's client timeout); the call after the idle period is compared with the
 // steady series' median in the report.
-import { runId, decideRequest, setting, target, thresholds } from './common.js';
+import { runId, decideRequest, setting, target, thresholds, questionTypes } from './common.js';
 import { seedFigures } from './seed-figures.js';
 
 /** @returns {import('./common.js').ScenarioDefinition} */
 export function scenario(/** @type {import('./common.js').Settings} */ env) {
   const { apiKey } = target(env);
   const run = runId(env);
+  const types = questionTypes(env);
   const steadyCount = setting(env, 'STEADY_COUNT', 20);
   const idleS = setting(env, 'IDLE_S', 5);
   const allowanceMs = seedFigures.coldStartAllowanceS * 1000;
@@ -21,7 +22,7 @@ export function scenario(/** @type {import('./common.js').Settings} */ env) {
     requestNames: ['decide_first', 'decide', 'decide_after_idle'],
     timelineWindowS: setting(env, 'WINDOW_S', 1),
     async iteration(index, io) {
-      const request = (/** @type {string} */ name, /** @type {number} */ n) => ({ ...decideRequest({ apiKey, requestId: `load.cold-start.${run}.${n}`, index: n, contextChars: 200, questionCount: 1 }), name });
+      const request = (/** @type {string} */ name, /** @type {number} */ n) => ({ ...decideRequest({ apiKey, requestId: `load.cold-start.${run}.${n}`, index: n, contextChars: 200, questionCount: 1, types }), name });
       await io.send(request('decide_first', index * 1000));
       for (let n = 1; n <= steadyCount; n++) await io.send(request('decide', index * 1000 + n));
       await io.pause(idleS);

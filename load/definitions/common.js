@@ -1,12 +1,16 @@
 // What every scenario definition shares: settings read from `-e NAME=value` (k6) or the
-// environment (Node), a seeded generator of decide bodies, the response checks, and the
-// thresholds. Plain ES-module JavaScript with no imports, so k6 and Node load the same file.
+// environment (Node), a seeded generator of decide bodies made of the harness's questions, the
+// capabilities a target claims, and the thresholds. Plain ES-module JavaScript importing only
+// files of this folder (response-rules.js: the harness's request bodies and the response judge,
+// bundled), so k6 and Node load the same files.
+import { ALL_CAPABILITIES, questionIds, questionOfType } from './response-rules.js';
+
+export { choiceQuestion, exampleOf, mediaPart, referenceFeedbackBody, REFUSABLE_OPEN_POINTS, responseJudge, ruleLabel, textPart } from './response-rules.js';
 
 /**
  * @typedef {Record<string, string | undefined>} Settings  k6's __ENV, or process.env.
- * @typedef {{ name: string, method: string, path: string, headers?: Record<string, string>, body?: string | ArrayBuffer, expect: Expectation }} LoadRequest
- * @typedef {{ status: number[], json?: string[] }} Expectation  Accepted statuses, and top-level JSON fields the body must have.
- * @typedef {{ status: number, headers: Record<string, string>, body: string }} LoadResponse  Header names in lower case; status 0 for a transport error.
+ * @typedef {import('./response-rules.js').LoadRequest} LoadRequest  What a request is judged by travels with it (expect: the operation, the questions sent).
+ * @typedef {import('./response-rules.js').LoadResponse} LoadResponse  Header names in lower case; status 0 for a transport error.
  * @typedef {(request: LoadRequest) => Promise<LoadResponse>} Send
  * @typedef {{ send: Send, pause: (seconds: number) => Promise<void> }} LoadIo  What a runner gives an iteration: one request at a time, and a pause.
  * @typedef {{ p95Ms: number, p99Ms: number, errorRate: number, checkRate: number }} Thresholds
@@ -55,8 +59,6 @@ export function seededRandom(/** @type {number} */ seed) {
   };
 }
 
-export const QUESTION_TYPES = ['choice', 'noul', 'score', 'multi'];
-
 const SENTENCES = [
   'I was charged twice for order 1182 and the payment must be refunded to my card.',
   'The parcel has not arrived after ten days and the tracking page shows no movement.',
@@ -72,27 +74,29 @@ export function contextText(/** @type {() => number} */ random, /** @type {numbe
   return text;
 }
 
-/** One question of each type, in the shapes the seed shows (score and noul: the reference shapes). */
-export function question(/** @type {string} */ type) {
-  switch (type) {
-    case 'choice':
-      return { type, options: { billing: 'Payments, refunds and invoices', shipping: 'Delivery and tracking', other: '' } };
-    case 'noul':
-      return { type, instructions: 'Does the customer ask for money back?' };
-    case 'score':
-      return { type, instructions: 'How urgent is the message?' };
-    case 'multi':
-      return { type, options: { billing: null, shipping: null, returns: null }, instructions: 'Every topic the message touches.' };
-    default:
-      throw new Error(`unknown question type ${type}`);
-  }
+/**
+ * What the target claims (CAPABILITIES, comma-separated; default all, as `run --capabilities`):
+ * scenarios send nothing it does not claim.
+ */
+export function capabilities(/** @type {Settings} */ env) {
+  const text = env.CAPABILITIES;
+  if (text === undefined) return new Set(ALL_CAPABILITIES);
+  const claimed = text.split(',').map((item) => item.trim()).filter(Boolean);
+  for (const name of claimed) if (!ALL_CAPABILITIES.includes(name)) throw new Error(`CAPABILITIES: unknown capability "${name}"; known: ${ALL_CAPABILITIES.join(', ')}`);
+  return new Set(claimed);
 }
 
-/** `count` questions q01, q02, … cycling through the four types from `firstType`. */
-export function questions(/** @type {number} */ count, /** @type {number} */ firstType) {
-  /** @type {Record<string, unknown>} */
+/** The question types a target answers: choice always, noul, score and multi when claimed. */
+export function questionTypes(/** @type {Settings} */ env) {
+  const claimed = capabilities(env);
+  return ['choice', ...['noul', 'score', 'multi'].filter((type) => claimed.has(type))];
+}
+
+/** `count` of the harness's questions, ids q01, q02, …, cycling through `types` from `firstType`. */
+export function questions(/** @type {number} */ count, /** @type {readonly string[]} */ types, /** @type {number} */ firstType) {
+  /** @type {Record<string, Record<string, unknown>>} */
   const result = {};
-  for (let i = 0; i < count; i++) result[`q${String(i + 1).padStart(2, '0')}`] = question(QUESTION_TYPES[(firstType + i) % QUESTION_TYPES.length]);
+  questionIds(count).forEach((id, i) => (result[id] = questionOfType(/** @type {any} */ (types[(firstType + i) % types.length]))));
   return result;
 }
 
@@ -109,43 +113,6 @@ export function jsonHeaders(/** @type {string} */ apiKey, /** @type {string} */ 
   return { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'x-request-id': requestId };
 }
 
-/** Check names per request name, made once: the runners call checkResponse for every response. */
-const checkNames = new Map();
-
-function namesFor(/** @type {LoadRequest} */ request) {
-  let names = checkNames.get(request.name);
-  if (!names) {
-    names = {
-      status: `${request.name} status ${request.expect.status.join('|')}`,
-      hasId: `${request.name} has X-Request-ID`,
-      keepsId: `${request.name} keeps the sent X-Request-ID`,
-      fields: new Map((request.expect.json ?? []).map((field) => [field, `${request.name} body has ${field}`])),
-    };
-    checkNames.set(request.name, names);
-  }
-  return names;
-}
-
-/** Response checks, by name: the same names in k6's `checks` and in the Node runner's tally. */
-export function checkResponse(/** @type {LoadRequest} */ request, /** @type {LoadResponse} */ response) {
-  const names = namesFor(request);
-  const requestId = response.headers['x-request-id'];
-  /** @type {Record<string, boolean>} */
-  const results = {
-    [names.status]: request.expect.status.includes(response.status),
-    [names.hasId]: typeof requestId === 'string' && requestId.length > 0,
-  };
-  const sentId = request.headers?.['x-request-id'];
-  if (sentId !== undefined) results[names.keepsId] = requestId === sentId;
-  if (request.expect.json) {
-    const body = jsonBody(response);
-    for (const field of request.expect.json) {
-      results[names.fields.get(field) ?? `${request.name} body has ${field}`] = typeof body === 'object' && body !== null && !Array.isArray(body) && body[field] !== undefined && body[field] !== null;
-    }
-  }
-  return results;
-}
-
 /** The body of a JSON response, or undefined. */
 export function jsonBody(/** @type {LoadResponse} */ response) {
   try {
@@ -155,38 +122,55 @@ export function jsonBody(/** @type {LoadResponse} */ response) {
   }
 }
 
-/** 2xx: for operations whose success status the seed leaves open (decide, models, feedback). */
-export const SUCCESS = [200, 201, 202, 203, 204];
-
-/** Bodies made once per (variant, size, count): generating them is most of a runner's work per request. */
+/** Bodies made once per (variant, size, count, types): generating them is most of a runner's work per request. */
 const decideBodies = new Map();
 
 /** Distinct contexts per size and question count: enough variety, bounded generation cost. */
 const CONTEXT_VARIANTS = 64;
 
-/** The JSON text of a decide body: context and question types follow the iteration index. */
-export function decideBody(/** @type {number} */ index, /** @type {number} */ contextChars, /** @type {number} */ questionCount) {
+/** A decide body (its JSON text and questions) whose context and question types follow the iteration index. */
+export function decideBody(/** @type {number} */ index, /** @type {number} */ contextChars, /** @type {number} */ questionCount, /** @type {readonly string[]} */ types) {
   const variant = index % CONTEXT_VARIANTS;
-  const key = `${variant}|${contextChars}|${questionCount}`;
-  let text = decideBodies.get(key);
-  if (text === undefined) {
-    text = JSON.stringify({ context: contextText(seededRandom(variant + 1), contextChars), questions: questions(questionCount, variant % QUESTION_TYPES.length) });
-    decideBodies.set(key, text);
+  const key = `${variant}|${contextChars}|${questionCount}|${types.join(',')}`;
+  let body = decideBodies.get(key);
+  if (body === undefined) {
+    const asked = questions(questionCount, types, variant % types.length);
+    body = { text: JSON.stringify({ context: contextText(seededRandom(variant + 1), contextChars), questions: asked }), questions: asked };
+    decideBodies.set(key, body);
   }
-  return text;
+  return body;
 }
 
-/** A decide request of one of the steady mix's shapes, chosen by the iteration index. */
-export function decideRequest(/** @type {{ apiKey: string, requestId: string, index: number, contextChars: number, questionCount: number }} */ options) {
+/** A decide request of one of the steady mix's shapes, chosen by the iteration index; its answers are judged against the questions sent. */
+export function decideRequest(/** @type {{ apiKey: string, requestId: string, index: number, contextChars: number, questionCount: number, types: readonly string[] }} */ options) {
+  const body = decideBody(options.index, options.contextChars, options.questionCount, options.types);
   return {
     name: 'decide',
     method: 'POST',
     path: '/v1/decide',
     headers: jsonHeaders(options.apiKey, options.requestId),
-    body: decideBody(options.index, options.contextChars, options.questionCount),
-    expect: { status: SUCCESS, json: ['model', 'answers', 'usage'] },
+    body: body.text,
+    expect: { operation: 'decide', questions: body.questions },
   };
 }
+
+/**
+ * Feedback bodies the mixed scenario can send (FEEDBACK_SHAPE; open point feedback-shape, seed 4.2):
+ * `reference`, the reference server's body (its alternate profile takes the same body and
+ * answers 200 instead of 201); `none`, no feedback, for a server that takes no body the kit
+ * knows. `load run --from-results` picks one from what a conformance run observed.
+ */
+export const REFERENCE_FEEDBACK_SHAPE = 'reference';
+export const NO_FEEDBACK = 'none';
+export const FEEDBACK_SHAPES = [REFERENCE_FEEDBACK_SHAPE, NO_FEEDBACK];
+
+/** Every how many responses a generator validates body and answers (VALIDATE_EVERY, default 1: every one). */
+export function validateEvery(/** @type {Settings} */ env) {
+  return Math.max(1, Math.round(setting(env, 'VALIDATE_EVERY', 1)));
+}
+
+/** The line a k6 virtual user logs for the first failure of each check: the kit's k6 runner reads these into the report. */
+export const CHECK_EXAMPLE_MARK = 'load-check-example ';
 
 /** Settings every scenario needs: where the server is and the key (checked by targetProblem before a run). */
 export function target(/** @type {Settings} */ env) {

@@ -1,6 +1,6 @@
 // decide-steady: decisions arriving at a constant rate, whatever the server does (open loop:
-// queueing shows as latency). Text contexts of three sizes, 1 or 16 questions, all four types.
-import { runId, decideRequest, setting, target, thresholds, vusFor } from './common.js';
+// queueing shows as latency). Text contexts of three sizes, 1 or 16 questions, of every type the target claims.
+import { runId, decideRequest, setting, target, thresholds, vusFor, questionTypes } from './common.js';
 import { seedFigures } from './seed-figures.js';
 
 /** Context sizes in characters: a short message, a long one, and one near the seed's limit. */
@@ -11,6 +11,7 @@ const QUESTION_COUNTS = [1, seedFigures.maxQuestions];
 export function scenario(/** @type {import('./common.js').Settings} */ env) {
   const { apiKey } = target(env);
   const run = runId(env);
+  const types = questionTypes(env);
   const rate = setting(env, 'RATE', 20);
   const durationS = setting(env, 'DURATION', 20);
   return {
@@ -30,6 +31,7 @@ export function scenario(/** @type {import('./common.js').Settings} */ env) {
           index,
           contextChars: CONTEXT_SIZES[shape % CONTEXT_SIZES.length],
           questionCount: QUESTION_COUNTS[Math.floor(shape / CONTEXT_SIZES.length)],
+          types,
         }),
       );
     },

@@ -1,11 +1,12 @@
 // spike: a quiet base rate, a sudden climb to a peak, a hold, and back: does the server recover
 // (latency and errors after the spike back to those before it)?
-import { runId, decideRequest, setting, target, thresholds, vusFor } from './common.js';
+import { runId, decideRequest, setting, target, thresholds, vusFor, questionTypes } from './common.js';
 
 /** @returns {import('./common.js').ScenarioDefinition} */
 export function scenario(/** @type {import('./common.js').Settings} */ env) {
   const { apiKey } = target(env);
   const run = runId(env);
+  const types = questionTypes(env);
   const base = setting(env, 'RATE', 10);
   const peak = setting(env, 'PEAK_RATE', base * 8);
   const durationS = setting(env, 'DURATION', 20);
@@ -32,7 +33,7 @@ export function scenario(/** @type {import('./common.js').Settings} */ env) {
     requestNames: ['decide'],
     timelineWindowS: setting(env, 'WINDOW_S', 1),
     async iteration(index, io) {
-      await io.send(decideRequest({ apiKey, requestId: `load.spike.${run}.${index}`, index, contextChars: 300, questionCount: 1 + (index % 4) }));
+      await io.send(decideRequest({ apiKey, requestId: `load.spike.${run}.${index}`, index, contextChars: 300, questionCount: 1 + (index % 4), types }));
     },
   };
 }

@@ -4,14 +4,18 @@
 import type { LoadLatency, LoadRun, LoadTimelineWindow } from '../../reports/load-run.ts';
 import { latencyDriftThresholds } from '../definitions/drift.js';
 import { thresholdExpressions } from '../definitions/executor.js';
+import { ruleLabel } from '../definitions/response-rules.js';
 import { latencyFigures, PERCENTILE_METHOD } from '../percentiles.ts';
 import type { ScenarioDefinition } from './definition.ts';
 import type { RequestSample, SampleLog } from './samples.ts';
 
 const round = (value: number) => Math.round(value * 10) / 10;
 
-/** A request failed as k6's http_req_failed counts it: no response, or a status outside 200–399. */
-export const failed = (sample: RequestSample) => sample.status < 200 || sample.status >= 400;
+/**
+ * A request failed as k6's http_req_failed counts it: no response, or a status outside 200–399;
+ * a refusal of an open-point shape is not a failure (the k6 script marks it expected the same way).
+ */
+export const failed = (sample: RequestSample) => !sample.refused && (sample.status < 200 || sample.status >= 400);
 
 /**
  * The scenario's thresholds judged on the kit's figures (both generators): latency, errors,
@@ -30,13 +34,17 @@ export function judgeThresholds(definition: ScenarioDefinition, figures: { laten
   return definition.drift ? [...thresholds, ...latencyDriftThresholds(definition.drift, figures.timeline)] : thresholds;
 }
 
-export function nodeLoadResult(definition: ScenarioDefinition, log: SampleLog, facts: { baseUrl: string; startedAt: Date; durationMs: number; nodeVersion: string }): LoadRun {
+export function nodeLoadResult(definition: ScenarioDefinition, log: SampleLog, facts: { baseUrl: string; startedAt: Date; durationMs: number; nodeVersion: string; validateEvery: number }): LoadRun {
   const { requests } = log;
   const requestsByName: Record<string, number> = {};
   for (const name of definition.requestNames) requestsByName[name] = requests.filter((sample) => sample.name === name).length;
   const { latency, timeline } = latencyFigures(definition, requests);
 
-  const checks = [...log.checks].map(([name, tally]) => ({ name, ...tally }));
+  const checks = [...log.checks].map(([name, tally]) => {
+    const rule = ruleLabel(name);
+    const example = log.examples.get(name);
+    return { name, ...tally, ...(rule ? { rule } : {}), ...(example ? { example } : {}) };
+  });
   const checkTotal = checks.reduce((sum, check) => sum + check.passes + check.fails, 0);
   const checkRate = checkTotal === 0 ? 0 : checks.reduce((sum, check) => sum + check.passes, 0) / checkTotal;
   const errorRate = requests.length === 0 ? 0 : requests.filter(failed).length / requests.length;
@@ -63,5 +71,7 @@ export function nodeLoadResult(definition: ScenarioDefinition, log: SampleLog, f
     thresholds,
     timeline,
     passed: thresholds.every((threshold) => threshold.ok),
+    validation: { every: facts.validateEvery, validated: log.validated },
+    ...(log.refusals.size > 0 ? { open_point_refusals: Object.fromEntries(log.refusals) } : {}),
   };
 }

@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { LoadRun } from '../../reports/load-run.ts';
-import { checkResponse, target, targetProblem } from '../definitions/common.js';
+import { exampleOf, responseJudge, target, targetProblem, validateEvery } from '../definitions/common.js';
 import { durationSeconds } from '../definitions/executor.js';
 import { seedFigures } from '../definitions/seed-figures.js';
 import type { LoadRequest, LoadResponse, ScenarioDefinition } from './definition.ts';
@@ -22,6 +22,7 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
   const timeoutMs = seedFigures.clientTimeoutS * 1000;
   const pool = new Pool(baseUrl, { connections: concurrency, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
   const log = new SampleLog();
+  const judge = responseJudge(validateEvery(settings));
   const startedAt = new Date();
   const start = performance.now();
 
@@ -39,8 +40,10 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
       } catch {
         response = { status: 0, headers: {}, body: '' };
       }
-      log.requests.push({ name: request.name, startedMs: dispatched - start, durationMs: performance.now() - dispatched, status: response.status });
-      log.recordChecks(checkResponse(request, response));
+      const durationMs = performance.now() - dispatched;
+      const judgement = judge(request, response);
+      log.requests.push({ name: request.name, startedMs: dispatched - start, durationMs, status: response.status, ...(judgement.refused ? { refused: true } : {}) });
+      log.recordJudgement(judgement, (failure) => exampleOf(failure, request, response));
       return response;
     },
     pause: (seconds: number) => sleep(seconds * 1000),
@@ -92,5 +95,5 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
   } finally {
     await pool.close();
   }
-  return nodeLoadResult(definition, log, { baseUrl, startedAt, durationMs: performance.now() - start, nodeVersion: process.version });
+  return nodeLoadResult(definition, log, { baseUrl, startedAt, durationMs: performance.now() - start, nodeVersion: process.version, validateEvery: validateEvery(settings) });
 }

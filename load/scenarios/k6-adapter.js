@@ -1,5 +1,6 @@
 // Runs a scenario definition under k6: its executor and thresholds become k6 options, each
-// request goes through k6/http with the definition's checks, and handleSummary writes the kit's
+// request goes through k6/http and its response is judged by the spec's rules (the bundled judge
+// of definitions/response-rules.js, the Node runner's too), and handleSummary writes the kit's
 // load result (load.json) into REPORT_DIR, with k6's own percentiles (`load run` recomputes them
 // from k6's raw samples, so that both generators share one percentile definition). Only k6 modules and the definitions: no Node, no
 // remote imports, so the scripts also run on k6-operator's distributed runners.
@@ -7,7 +8,7 @@ import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';
-import { checkResponse, target, targetProblem } from '../definitions/common.js';
+import { CHECK_EXAMPLE_MARK, exampleOf, REFUSABLE_OPEN_POINTS, responseJudge, ruleLabel, target, targetProblem, validateEvery } from '../definitions/common.js';
 import { latencyDriftThresholds } from '../definitions/drift.js';
 import { plannedIterations, thresholdExpressions, timelineWindows } from '../definitions/executor.js';
 import { seedFigures } from '../definitions/seed-figures.js';
@@ -24,6 +25,14 @@ export function k6Scenario(/** @type {import('../definitions/common.js').Scenari
   const planned = plannedIterations(definition.executor);
   // Iterations that ran the definition (k6's own count includes any it started past the plan).
   const scenarioIterations = new Counter('scenario_iterations');
+  // This virtual user's judge: the same function the Node runner judges responses with.
+  const judge = responseJudge(validateEvery(env));
+  const validatedResponses = new Counter('validated_responses');
+  const refusals = new Counter('open_point_refusals');
+  // A refusal of an open-point shape (a 4xx but 401 and 429) is not a failed request.
+  const refusalIsExpected = http.expectedStatuses({ min: 200, max: 400 }, { min: 402, max: 428 }, { min: 430, max: 499 });
+  /** Checks this virtual user has logged an example of: the first failure of each is enough. */
+  const exampled = new Set();
 
   /** @type {Record<string, string[]>} */
   const thresholds = { ...thresholdExpressions(definition.thresholds) };
@@ -32,6 +41,7 @@ export function k6Scenario(/** @type {import('../definitions/common.js').Scenari
     thresholds[`http_reqs{name:${name}}`] = ['count>=0'];
     thresholds[`http_req_duration{name:${name}}`] = ['max>=0'];
   }
+  for (const openPoint of REFUSABLE_OPEN_POINTS) thresholds[`open_point_refusals{open_point:${openPoint}}`] = ['count>=0'];
 
   const options = {
     scenarios: { [definition.name]: { ...definition.executor } },
@@ -46,15 +56,25 @@ export function k6Scenario(/** @type {import('../definitions/common.js').Scenari
         tags: { name: request.name },
         timeout: `${seedFigures.clientTimeoutS}s`,
         responseType: 'text',
+        ...(request.expect.openPoint ? { responseCallback: refusalIsExpected } : {}),
       });
       /** @type {Record<string, string>} */
       const headers = {};
       for (const [key, value] of Object.entries(reply.headers)) headers[key.toLowerCase()] = value;
       const response = { status: reply.status, headers, body: typeof reply.body === 'string' ? reply.body : '' };
+      const judgement = judge(request, response);
       /** @type {Record<string, () => boolean>} */
       const checks = {};
-      for (const [name, ok] of Object.entries(checkResponse(request, response))) checks[name] = () => ok;
+      for (const [name, ok] of Object.entries(judgement.checks)) checks[name] = () => ok;
       check(response, checks, { name: request.name });
+      if (judgement.validated) validatedResponses.add(1);
+      if (judgement.refused) refusals.add(1, { open_point: judgement.refused });
+      for (const failure of judgement.failures) {
+        if (exampled.has(failure.check)) continue;
+        exampled.add(failure.check);
+        // VUs share no memory with handleSummary: the example goes out as a log line the kit's runner reads.
+        console.log(`${CHECK_EXAMPLE_MARK}${JSON.stringify({ check: failure.check, example: exampleOf(failure, request, response) })}`);
+      }
       windowTrends[windows.indexAt(Date.now() - exec.scenario.startTime)].add(reply.timings.duration);
       return response;
     },
@@ -113,7 +133,7 @@ function loadResult(/** @type {import('../definitions/common.js').ScenarioDefini
     const values = metrics[`timeline_w${index}`]?.values;
     if (values && values.count > 0) timeline.push({ start_s: index * windows.windowS, count: values.count, p50_ms: round(values.med), p95_ms: round(values['p(95)']), p99_ms: round(values['p(99)']) });
   }
-  /** @type {{ name: string, passes: number, fails: number }[]} */
+  /** @type {import('../../reports/load-run.ts').LoadCheck[]} */
   const checks = [];
   (function collect(/** @type {any} */ group) {
     for (const item of group.checks ?? []) {
@@ -121,7 +141,10 @@ function loadResult(/** @type {import('../definitions/common.js').ScenarioDefini
       if (found) {
         found.passes += item.passes;
         found.fails += item.fails;
-      } else checks.push({ name: item.name, passes: item.passes, fails: item.fails });
+      } else {
+        const rule = ruleLabel(item.name);
+        checks.push({ name: item.name, passes: item.passes, fails: item.fails, ...(rule ? { rule } : {}) });
+      }
     }
     for (const child of group.groups ?? []) collect(child);
   })(data.root_group);
@@ -153,5 +176,18 @@ function loadResult(/** @type {import('../definitions/common.js').ScenarioDefini
     thresholds,
     timeline,
     passed: thresholds.every((threshold) => threshold.ok),
+    validation: { every: validateEvery(env), validated: metrics.validated_responses?.values.count ?? 0 },
+    ...openPointRefusals(metrics),
   };
+}
+
+/** Refusals by open point, when there were any (k6 keeps a tagged count only for a submetric with a threshold). */
+function openPointRefusals(/** @type {any} */ metrics) {
+  /** @type {Record<string, number>} */
+  const counts = {};
+  for (const openPoint of REFUSABLE_OPEN_POINTS) {
+    const count = metrics[`open_point_refusals{open_point:${openPoint}}`]?.values.count ?? 0;
+    if (count > 0) counts[openPoint] = count;
+  }
+  return Object.keys(counts).length > 0 ? { open_point_refusals: counts } : {};
 }

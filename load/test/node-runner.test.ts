@@ -36,10 +36,10 @@ test('mixed runs green with the Node runner, in the results shape', async () => 
 describe('each response check fails against a server broken that way', () => {
   const broken: [string, string, Mutation][] = [
     ['answers decide with 503', 'decide status', { answer: (sent) => (isOperation(sent, 'POST', '/v1/decide') ? { status: 503, headers: { 'x-request-id': sent.headers['x-request-id'] ?? 'r' }, body: Buffer.from('{}') } : undefined) }],
-    ['sends no X-Request-ID', 'decide has X-Request-ID', { response: (received) => ({ ...received, headers: Object.fromEntries(Object.entries(received.headers).filter(([name]) => name !== 'x-request-id')) }) }],
-    ['replaces the sent X-Request-ID', 'decide keeps the sent X-Request-ID', { response: (received) => ({ ...received, headers: { ...received.headers, 'x-request-id': 'req_0123abcd' } }) }],
-    ['leaves usage out of decide', 'decide body has usage', { response: (received, sent) => (isOperation(sent, 'POST', '/v1/decide') ? rewriteJson(received, ({ usage: _usage, ...body }) => body) : received) }],
-    ['leaves the asset id out of uploads', 'upload_asset body has id', { response: (received, sent) => (isOperation(sent, 'POST', '/v1/assets') ? rewriteJson(received, ({ id: _id, ...body }) => body) : received) }],
+    ['sends no X-Request-ID', 'decide request-id', { response: (received) => ({ ...received, headers: Object.fromEntries(Object.entries(received.headers).filter(([name]) => name !== 'x-request-id')) }) }],
+    ['replaces the sent X-Request-ID', 'decide request-id', { response: (received) => ({ ...received, headers: { ...received.headers, 'x-request-id': 'req_0123abcd' } }) }],
+    ['leaves usage out of decide', 'decide contract-body', { response: (received, sent) => (isOperation(sent, 'POST', '/v1/decide') ? rewriteJson(received, ({ usage: _usage, ...body }) => body) : received) }],
+    ['leaves the asset id out of uploads', 'upload_asset contract-body', { response: (received, sent) => (isOperation(sent, 'POST', '/v1/assets') ? rewriteJson(received, ({ id: _id, ...body }) => body) : received) }],
   ];
   test.each(broken)('a server that %s fails "%s"', async (_fault, checkPrefix, mutation) => {
     const proxy = await startMutatingProxy(target.baseUrl, mutation);

@@ -7,6 +7,7 @@ import addFormats from 'ajv-formats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isOperation, type Mutation } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
+import type { ScenarioName } from '../runner/definition.ts';
 import { findK6 } from '../k6.ts';
 
 const PREBUILT_K6 = fileURLToPath(new URL('../../../shared/tools/k6/k6', import.meta.url));
@@ -65,3 +66,13 @@ export function growingLatency(msPerSecond: number): Mutation {
     },
   };
 }
+
+/** Short, bounded settings per scenario: seconds, loopback, a few hundred requests at most. */
+export const SHORT_SETTINGS: Record<ScenarioName, Record<string, string>> = {
+  'decide-steady': { DURATION: '2', RATE: '20' },
+  'decide-capacity': { DURATION: '2', VUS: '4' },
+  mixed: { DURATION: '2', RATE: '20' },
+  spike: { DURATION: '4', RATE: '5', PEAK_RATE: '40' },
+  soak: { DURATION: '3', RATE: '20', WINDOW_S: '1' },
+  'cold-start': { STEADY_COUNT: '5', IDLE_S: '1' },
+};
