@@ -61,6 +61,11 @@ export interface CheckContext {
    * expire serves every expiry check): the first call runs `make`, later ones get its outcome.
    */
   shared<T>(name: string, make: () => Promise<T>): Promise<T>;
+  /**
+   * Aborted when the check's time is up or it has finished: every request of `a`, `b`,
+   * `anonymous` and `withKey` already honours it; a check that waits on its own passes it on.
+   */
+  signal: AbortSignal;
 }
 
 /** What the checks of one run share (see CheckContext.shared). */
@@ -89,9 +94,11 @@ export interface ContextParts {
   announce?(text: string): void;
   /** Shared across the checks of a run; a fresh one makes a check share nothing. */
   sharedWork?: SharedWork;
+  /** The check's signal (see CheckContext.signal); the one `http` honours. */
+  signal?: AbortSignal;
 }
 
-export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, observe, note, announce, sharedWork = new Map() }: ContextParts): CheckContext {
+export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, observe, note, announce, sharedWork = new Map(), signal = new AbortController().signal }: ContextParts): CheckContext {
   const a = apiClient(http, keyA);
   const missingB: ApiClient = new Proxy({} as ApiClient, {
     get() {
@@ -121,5 +128,6 @@ export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, ob
       if (!sharedWork.has(name)) sharedWork.set(name, make());
       return sharedWork.get(name) as Promise<T>;
     },
+    signal,
   };
 }

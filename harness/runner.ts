@@ -75,7 +75,11 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   const unmet = unmetRequirement(check, options.target);
   if (unmet) return finish({ status: 'skip', message: unmet });
 
+  // Aborted when the check's time is up, and when it ends: a check that has stopped counting
+  // sends nothing more (neither the next request of a loop nor the rest of a burst).
+  const stop = new AbortController();
   const http = createHttp({
+    signal: stop.signal,
     baseUrl: options.target.baseUrl,
     timeoutMs: options.timeoutMs,
     secrets,
@@ -100,6 +104,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     note: (text) => notes.push(text),
     announce: (text) => options.onAnnounce?.(check, redactText(text, secrets)),
     ...(options.sharedWork ? { sharedWork: options.sharedWork } : {}),
+    signal: stop.signal,
   });
 
   // A check may make several requests, each with its own timeout; this bounds the whole check
@@ -107,7 +112,11 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   let timer: NodeJS.Timeout | undefined;
   const checkTimeoutMs = options.checkTimeoutMs ?? options.timeoutMs * 10;
   const overall = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TransportError('timeout', `the check did not finish within ${checkTimeoutMs} ms`)), checkTimeoutMs);
+    timer = setTimeout(() => {
+      const timedOut = new TransportError('timeout', `the check did not finish within ${checkTimeoutMs} ms`);
+      stop.abort(timedOut);
+      reject(timedOut);
+    }, checkTimeoutMs);
   });
   try {
     await Promise.race([check.run(context), overall]);
@@ -127,6 +136,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     return finish({ status: 'fail', message });
   } finally {
     clearTimeout(timer);
+    if (!stop.signal.aborted) stop.abort(new TransportError('timeout', 'the check is over'));
   }
 }
 
