@@ -1,6 +1,7 @@
 // What a check gets: the target, HTTP with each key, and ways to fail, skip and observe.
 import { CheckFailure, CheckSkipped, type Capability, type Observation } from './check.ts';
 import type { Http, Reply, SentRequest } from './http.ts';
+import { DEFAULT_CONCURRENCY } from './overlap.ts';
 
 export interface Target {
   baseUrl: string;
@@ -31,6 +32,8 @@ export interface CheckContext {
   seed: number;
   /** Budget of generated cases per property (--num-runs); undefined means each property's default. */
   numRuns?: number;
+  /** How many requests the concurrency checks aim to keep in flight together (--concurrency). */
+  concurrency: number;
   /** Calls with the first project's key. */
   a: ApiClient;
   /** Calls with the second project's key; only for checks that declare `requires.secondKey`. */
@@ -86,6 +89,8 @@ export interface ContextParts {
   target: Target;
   seed: number;
   numRuns?: number;
+  /** See CheckContext.concurrency; default DEFAULT_CONCURRENCY. */
+  concurrency?: number;
   http: Http;
   keyA: string;
   keyB?: string;
@@ -98,7 +103,7 @@ export interface ContextParts {
   signal?: AbortSignal;
 }
 
-export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, observe, note, announce, sharedWork = new Map(), signal = new AbortController().signal }: ContextParts): CheckContext {
+export function createCheckContext({ target, seed, numRuns, concurrency = DEFAULT_CONCURRENCY, http, keyA, keyB, observe, note, announce, sharedWork = new Map(), signal = new AbortController().signal }: ContextParts): CheckContext {
   const a = apiClient(http, keyA);
   const missingB: ApiClient = new Proxy({} as ApiClient, {
     get() {
@@ -109,6 +114,7 @@ export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, ob
     target,
     seed,
     ...(numRuns !== undefined ? { numRuns } : {}),
+    concurrency,
     a,
     b: keyB ? apiClient(http, keyB) : missingB,
     ...(target.shortTtl ? { expiring: { client: apiClient(http, target.shortTtl.key), ttlMs: target.shortTtl.ttlMs } } : {}),

@@ -37,6 +37,8 @@ export interface Exchange {
   response?: { status: number; headers: Record<string, string>; body: string; bodyBytes: number };
   /** What went wrong on the wire, when there is no response. */
   transportError?: string;
+  /** When the request was sent, in epoch milliseconds (fractional): with durationMs, what overlapped what (overlap.ts). */
+  startedAtMs: number;
   durationMs: number;
   operationId?: string;
   curl: string;
@@ -257,11 +259,13 @@ function sendOnce(options: HttpOptions): Http {
         ...(bodyText !== undefined ? { body: redactText(excerpt(bodyText), options.secrets) } : {}),
         bodyBytes: body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
       },
+      startedAtMs: 0,
       durationMs: 0,
       curl: redactText(curlFor(sent.method, url, headers, body, { ...(keyVariable !== undefined ? { keyVariable } : {}), ...(bodyFile ? { bodyFile } : {}) }), options.secrets),
       ...(operationIdOf(sent.method, sent.path) ? { operationId: operationIdOf(sent.method, sent.path)! } : {}),
     };
     const started = performance.now();
+    exchange.startedAtMs = performance.timeOrigin + started;
     try {
       const response = await request(url, {
         method: sent.method as 'GET',

@@ -3,6 +3,7 @@ import { openPoint } from '../spec/index.ts';
 import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Observation } from './check.ts';
 import { createCheckContext, type SharedWork, type Target } from './context.ts';
 import { createHttp, KEY_VARIABLES, TransportError, type BodyStore, type Exchange, type KeyVariable } from './http.ts';
+import { DEFAULT_CONCURRENCY, describeOverlap, overlapAchieved, overlapOf, type Overlap } from './overlap.ts';
 import { redactDeep, redactText } from './redaction.ts';
 
 export interface RunOptions {
@@ -14,6 +15,8 @@ export interface RunOptions {
   seed?: number;
   /** Cases per property-based check (the property suite); undefined: each property's default. */
   numRuns?: number;
+  /** How many requests the concurrency checks aim to keep in flight together (default DEFAULT_CONCURRENCY). */
+  concurrency?: number;
   /** How long one check may take in all; default ten request timeouts. Property checks need more. */
   checkTimeoutMs?: number;
   /** Run only these check ids (others are left out of the results). */
@@ -70,6 +73,13 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
       secrets,
     );
 
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  /** The overlap of the exchanges so far, also written as a note. */
+  const measuredOverlap = (): Overlap => {
+    const overlap = overlapOf(exchanges, concurrency);
+    notes.push(`Overlap: ${describeOverlap(overlap)}.`);
+    return overlap;
+  };
   const excluded = options.skip?.includes(check.id);
   if (excluded) return finish({ status: 'skip', message: 'excluded by --skip' });
   const unmet = unmetRequirement(check, options.target);
@@ -95,6 +105,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     target: options.target,
     seed: options.seed ?? 1,
     ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}),
+    concurrency,
     http,
     keyA: options.keyA,
     ...(options.keyB ? { keyB: options.keyB } : {}),
@@ -120,8 +131,13 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   });
   try {
     await Promise.race([check.run(context), overall]);
-    if (check.level === 'OBSERVE') return finish({ status: 'observed', ...(observation ? {} : { message: 'nothing observed' }) });
-    return finish({ status: 'pass' });
+    const overlap = check.concurrent ? measuredOverlap() : undefined;
+    if (check.level === 'OBSERVE') return finish({ status: 'observed', ...(observation ? {} : { message: 'nothing observed' }), ...(overlap ? { overlap } : {}) });
+    // A rule that held while the server answered one request at a time says nothing about
+    // overlapping requests: a pass would claim what was not seen. The check is skipped with
+    // the figures, like any check this run cannot verify; failures stand whatever the overlap.
+    if (overlap && !overlapAchieved(overlap)) return finish({ status: 'skip', message: noOverlapMessage(overlap), overlap });
+    return finish({ status: 'pass', ...(overlap ? { overlap } : {}) });
   } catch (error) {
     if (error instanceof CheckSkipped) return finish({ status: 'skip', message: error.reason });
     const message =
@@ -129,15 +145,21 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
       : error instanceof TransportError ? `No usable response: ${error.message}.`
       : `The check itself failed: ${(error as Error).message}`;
     // OBSERVE checks report what happened and never fail a run.
+    const overlap = check.concurrent ? measuredOverlap() : undefined;
     if (check.level === 'OBSERVE') {
       observation ??= { summary: message, ...(reference ? { reference } : {}), matchesReference: false };
-      return finish({ status: 'observed', message });
+      return finish({ status: 'observed', message, ...(overlap ? { overlap } : {}) });
     }
-    return finish({ status: 'fail', message });
+    return finish({ status: 'fail', message, ...(overlap ? { overlap } : {}) });
   } finally {
     clearTimeout(timer);
     if (!stop.signal.aborted) stop.abort(new TransportError('timeout', 'the check is over'));
   }
+}
+
+/** Why a concurrent check whose rule held is skipped: the answers never came together. */
+export function noOverlapMessage(overlap: Overlap): string {
+  return `no overlap achieved: the server answered one request at a time (${describeOverlap(overlap)}), so the rule was seen to hold for requests handled one by one only; the sequential checks judge that`;
 }
 
 export async function runChecks(checks: readonly Check[], options: RunOptions): Promise<CheckResult[]> {
