@@ -39,6 +39,20 @@ async function readBody(message: IncomingMessage): Promise<Buffer> {
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
 
+/** Sends a request to the good server as it stands and reads its whole response. */
+export async function forward(upstream: string, sent: ProxiedRequest): Promise<ProxiedResponse> {
+  const reply = await request(`${upstream}${sent.path}`, {
+    method: sent.method as 'GET',
+    headers: sent.headers,
+    ...(sent.body.length > 0 || !['GET', 'HEAD'].includes(sent.method) ? { body: sent.body } : {}),
+  });
+  return {
+    status: reply.statusCode,
+    headers: Object.fromEntries(Object.entries(reply.headers).filter(([name]) => !HOP_BY_HOP.has(name)).map(([name, value]) => [name, String(value)])),
+    body: Buffer.from(await reply.body.arrayBuffer()),
+  };
+}
+
 export async function startMutatingProxy(upstream: string, mutation: Mutation): Promise<RunningProxy> {
   const server = createServer(async (incoming, outgoing) => {
     try {
@@ -51,16 +65,7 @@ export async function startMutatingProxy(upstream: string, mutation: Mutation): 
       if (mutation.request) sent = await mutation.request(sent);
       let received = mutation.answer ? await mutation.answer(sent) : undefined;
       if (!received) {
-        const reply = await request(`${upstream}${sent.path}`, {
-          method: sent.method as 'GET',
-          headers: sent.headers,
-          ...(sent.body.length > 0 || !['GET', 'HEAD'].includes(sent.method) ? { body: sent.body } : {}),
-        });
-        received = {
-          status: reply.statusCode,
-          headers: Object.fromEntries(Object.entries(reply.headers).filter(([name]) => !HOP_BY_HOP.has(name)).map(([name, value]) => [name, String(value)])),
-          body: Buffer.from(await reply.body.arrayBuffer()),
-        };
+        received = await forward(upstream, sent);
         if (mutation.response) received = await mutation.response(received, sent);
       }
       outgoing.writeHead(received.status, { ...received.headers, 'content-length': String(received.body.length) });
