@@ -189,7 +189,7 @@ export const concurrencyChecks: Check[] = area('concurrency', [
       const planned = Array.from({ length: t.concurrency }, (_, index): Planned => {
         const decide = requestIdDecide(t, index, (attempt) => ({ 'x-request-id': callerId(tag, attempt, index) }));
         return {
-          label: `${decide.label} under caller id ${callerId(tag, 0, index)} (the digit after ":" counts the attempt)`,
+          label: `${decide.label} under a caller id of its own (${callerId(tag, 0, index)} alone; the number after ":" counts the round)`,
           send: decide.send,
           judge(reply, attempt) {
             const own = callerId(tag, attempt, index);
