@@ -395,6 +395,7 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     id: 'CONCURRENT-DETERMINISM',
     level: 'OBSERVE',
     seedSections: ['2.4'],
+    openPoint: 'answers-among-others',
     title: 'Whether a decide sent among others gets the answers it got alone (the seed does not require equal probabilities)',
     async run(t) {
       const body = decideBody();
@@ -408,6 +409,7 @@ export const concurrencyChecks: Check[] = area('concurrency', [
       }
       const steadyAlone = alone[0] === alone[1];
       t.observe({
+        matchesReference: differing.length === 0,
         summary:
           (differing.length === 0 ? `the same answers alone and among ${t.concurrency - 1} others in all ${ROUNDS} rounds` : `answers among others differed from those alone in ${differing.length} of ${ROUNDS} rounds (alone: ${alone[0]!.slice(0, 160)}; ${differing[0]})`) +
           (steadyAlone ? '' : '; the request sent alone twice got different answers already'),
