@@ -121,17 +121,23 @@ const runTag = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 /** The ids a request-id check sends: valid caller ids (seed 2.7), one per request and attempt. */
 const callerId = (tag: string, attempt: number, index: number) => `overlap.${tag}:${attempt}-${index}`;
 
-/** Half valid decides, half with an unknown field (400 INVALID_REQUEST): ids on successes and errors alike. */
-function requestIdDecide(t: CheckContext, index: number, header?: (attempt: number) => Record<string, string>): { label: string; refused: boolean; send(attempt: number): Promise<Reply> } {
+/**
+ * Decide `index` of a request-id check: even ones valid, odd ones with an unknown field (400
+ * INVALID_REQUEST), so that ids are judged on successes and errors alike. `expectId` judges the
+ * X-Request-ID of each reply; expectError holds error.request_id to it (or null, seed 7).
+ */
+function requestIdDecide(t: CheckContext, index: number, expectId: (header: string, attempt: number) => void, headers?: (attempt: number) => Record<string, string>): Planned {
   const refused = index % 2 === 1;
   const body = refused ? { ...decideBody(distinctContext(index)), unknown_field: index } : decideBody(distinctContext(index));
-  return { label: `decide ${index + 1}${refused ? ' (with an unknown field)' : ''}`, refused, send: (attempt) => t.a.decide(body, header?.(attempt)) };
-}
-
-/** A valid decide answered, or a refused one in the error body with 400 INVALID_REQUEST. */
-function expectServedOrRefused(reply: Reply, refused: boolean): void {
-  if (refused) expectError(reply, 400, 'INVALID_REQUEST');
-  else expectSuccess(reply, 'for a valid decide body');
+  return {
+    label: `decide ${index + 1}${refused ? ' (with an unknown field)' : ''}${headers ? ` under a caller id of its own (${JSON.stringify(headers(0))} alone)` : ''}`,
+    send: (attempt) => t.a.decide(body, headers?.(attempt)),
+    judge(reply, attempt) {
+      expectId(expectRequestIdHeader(reply), attempt);
+      if (refused) expectError(reply, 400, 'INVALID_REQUEST');
+      else expectSuccess(reply, 'for a valid decide body');
+    },
+  };
 }
 
 /** Files of two projects, each different: PNGs of different sizes and text files of different words. */
@@ -168,13 +174,45 @@ function expectStoredAs(reply: Reply, file: PlannedUpload): void {
   if (differences.length > 0) throw new CheckFailure('the Asset of the file this request uploaded', differences.join('; '));
 }
 
-/** Uploads each file with its project's key, all at once; the replies in order. */
-function uploadTogether(t: CheckContext, files: readonly PlannedUpload[], what: string): Promise<Reply[]> {
-  return together(t, files.map((file) => () => t[file.project].upload(file.bytes, file.mimeType)), what);
+/** An asset a check uploaded, to delete at its end. */
+type Uploaded = { project: 'a' | 'b'; id: string };
+
+/** Attempt 0 is the requests sent alone, one after the other; 1 to ROUNDS, the rounds sent together. */
+const attemptLabel = (count: number, attempt: number) => (attempt === 0 ? 'sent alone, one after the other' : roundLabel(count, attempt));
+
+function sendAttempt(t: CheckContext, sends: ReadonlyArray<() => Promise<Reply>>, attempt: number): Promise<Reply[]> {
+  return attempt === 0 ? sequentially(sends) : together(t, sends, attemptLabel(sends.length, attempt));
+}
+
+/** Uploads each file with its project's key (alone or together, by attempt); each reply must be the Asset of its own file. */
+async function uploadAttempt(t: CheckContext, files: readonly PlannedUpload[], attempt: number, uploaded: Uploaded[]): Promise<Reply[]> {
+  const replies = await sendAttempt(t, files.map((file) => () => t[file.project].upload(file.bytes, file.mimeType)), attempt);
+  // Every asset is kept for deletion before any is judged: a failure must not leave assets behind.
+  replies.forEach((reply, index) => typeof reply.json?.id === 'string' && uploaded.push({ project: files[index]!.project, id: reply.json.id }));
+  replies.forEach((reply, index) => {
+    const file = files[index]!;
+    judgedAs(`upload ${index + 1} (project ${file.project.toUpperCase()}, ${file.mimeType}), ${attemptLabel(files.length, attempt)}`, () => expectStoredAs(reply, file));
+  });
+  return replies;
+}
+
+/**
+ * Uploads --concurrency different files of projects A and B alone, then together in ROUNDS
+ * rounds; each upload must answer the Asset of its own file, and `afterAttempt` judges what else
+ * the check is about. Every asset uploaded is deleted at the end, whatever happened.
+ */
+async function uploadsAloneThenTogether(t: CheckContext, afterAttempt: (files: readonly PlannedUpload[], replies: Reply[], attempt: number, uploaded: readonly Uploaded[]) => void | Promise<void>): Promise<void> {
+  const files = plannedUploads(t.concurrency, runTag());
+  const uploaded: Uploaded[] = [];
+  try {
+    for (let attempt = 0; attempt <= ROUNDS; attempt += 1) await afterAttempt(files, await uploadAttempt(t, files, attempt, uploaded), attempt, uploaded);
+  } finally {
+    await deleteAll(t, uploaded);
+  }
 }
 
 /** Deletes what a check uploaded, whatever happened; failures here judge nothing. */
-async function deleteAll(t: CheckContext, uploaded: ReadonlyArray<{ project: 'a' | 'b'; id: string }>): Promise<void> {
+async function deleteAll(t: CheckContext, uploaded: readonly Uploaded[]): Promise<void> {
   for (const { project, id } of uploaded) await t[project].deleteAsset(id).catch(() => undefined);
 }
 
@@ -186,19 +224,12 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     title: 'Requests sent together, each with its own caller X-Request-ID, each get their own back, in the header and in error.request_id (half of them refused for an unknown field)',
     async run(t) {
       const tag = runTag();
-      const planned = Array.from({ length: t.concurrency }, (_, index): Planned => {
-        const decide = requestIdDecide(t, index, (attempt) => ({ 'x-request-id': callerId(tag, attempt, index) }));
-        return {
-          label: `${decide.label} under a caller id of its own (${callerId(tag, 0, index)} alone; the number after ":" counts the round)`,
-          send: decide.send,
-          judge(reply, attempt) {
-            const own = callerId(tag, attempt, index);
-            const header = expectRequestIdHeader(reply);
-            if (header !== own) throw new CheckFailure(`X-Request-ID ${JSON.stringify(own)}, the caller's own`, JSON.stringify(header));
-            // For refusals, expectError also holds error.request_id to the header (or null, seed 7).
-            expectServedOrRefused(reply, decide.refused);
-          },
+      const planned = Array.from({ length: t.concurrency }, (_, index) => {
+        const expectOwn = (header: string, attempt: number) => {
+          const own = callerId(tag, attempt, index);
+          if (header !== own) throw new CheckFailure(`X-Request-ID ${JSON.stringify(own)}, the caller's own`, JSON.stringify(header));
         };
+        return requestIdDecide(t, index, expectOwn, (attempt) => ({ 'x-request-id': callerId(tag, attempt, index) }));
       });
       await aloneThenTogether(t, planned);
     },
@@ -209,18 +240,10 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     seedSections: ['2.7', '4.2', '7'],
     title: 'Requests sent together without a caller id each get a distinct generated req_<hex> id (half of them refused, error.request_id the same id)',
     async run(t) {
-      const planned = Array.from({ length: t.concurrency }, (_, index): Planned => {
-        const decide = requestIdDecide(t, index);
-        return {
-          label: decide.label,
-          send: decide.send,
-          judge(reply) {
-            const header = expectRequestIdHeader(reply);
-            if (!GENERATED_ID.test(header)) throw new CheckFailure('a generated id of the form req_<hex>', JSON.stringify(header));
-            expectServedOrRefused(reply, decide.refused);
-          },
-        };
-      });
+      const expectGenerated = (header: string) => {
+        if (!GENERATED_ID.test(header)) throw new CheckFailure('a generated id of the form req_<hex>', JSON.stringify(header));
+      };
+      const planned = Array.from({ length: t.concurrency }, (_, index) => requestIdDecide(t, index, expectGenerated));
       await aloneThenTogether(t, planned, (replies, what) => expectDistinct(t, replies.map((reply) => reply.headers['x-request-id']), 'generated X-Request-ID', what));
     },
   },
@@ -264,26 +287,10 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     title: 'Uploads of different files sent together by projects A and B get distinct asset ids, each with the size, type and sha256 of its own file',
     requires: TWO_PROJECTS,
     async run(t) {
-      const files = plannedUploads(t.concurrency, runTag());
-      const uploaded: Array<{ project: 'a' | 'b'; id: string }> = [];
-      const keep = (replies: Reply[]) => replies.forEach((reply, index) => typeof reply.json?.id === 'string' && uploaded.push({ project: files[index]!.project, id: reply.json.id }));
-      try {
-        for (const [index, file] of files.entries()) {
-          const reply = await t[file.project].upload(file.bytes, file.mimeType);
-          keep([reply]);
-          judgedAs(`upload ${index + 1} (project ${file.project.toUpperCase()}, ${file.mimeType}), sent alone`, () => expectStoredAs(reply, file));
-        }
-        for (let round = 1; round <= ROUNDS; round += 1) {
-          const what = roundLabel(files.length, round);
-          const replies = await uploadTogether(t, files, what);
-          keep(replies);
-          replies.forEach((reply, index) => judgedAs(`upload ${index + 1} (project ${files[index]!.project.toUpperCase()}), ${what}`, () => expectStoredAs(reply, files[index]!)));
-          expectDistinct(t, replies.map((reply) => reply.json?.id), 'asset id', what);
-        }
-        expectDistinct(t, uploaded.map(({ id }) => id), 'asset id', 'across every upload of the check');
-      } finally {
-        await deleteAll(t, uploaded);
-      }
+      await uploadsAloneThenTogether(t, (_files, replies, attempt, uploaded) => {
+        if (attempt > 0) expectDistinct(t, replies.map((reply) => reply.json?.id), 'asset id', attemptLabel(replies.length, attempt));
+        if (attempt === ROUNDS) expectDistinct(t, uploaded.map(({ id }) => id), 'asset id', 'across every upload of the check');
+      });
     },
   },
   {
@@ -293,31 +300,19 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     title: 'Files uploaded together by projects A and B, read back together by their owners: each GET gives the Asset of its own file',
     requires: TWO_PROJECTS,
     async run(t) {
-      const files = plannedUploads(t.concurrency, runTag());
-      const uploaded: Array<{ project: 'a' | 'b'; id: string }> = [];
-      try {
-        for (let attempt = 0; attempt <= ROUNDS; attempt += 1) {
-          const what = attempt === 0 ? 'sent one after the other' : roundLabel(files.length, attempt);
-          const stored: Asset[] = [];
-          for (const [index, reply] of (attempt === 0 ? await sequentially(files.map((file) => () => t[file.project].upload(file.bytes, file.mimeType))) : await uploadTogether(t, files, what)).entries()) {
-            if (typeof reply.json?.id === 'string') uploaded.push({ project: files[index]!.project, id: reply.json.id });
-            judgedAs(`upload ${index + 1}, ${what}`, () => expectStoredAs(reply, files[index]!));
-            stored.push(reply.json as Asset);
-          }
-          const reads = stored.map((asset, index) => () => t[files[index]!.project].getAsset(asset.id));
-          const replies = attempt === 0 ? await sequentially(reads) : await together(t, reads, what);
-          replies.forEach((reply, index) =>
-            judgedAs(`the owner's GET /v1/assets/${stored[index]!.id}, ${what}`, () => {
-              expectSuccess(reply, 'for the owner reading its asset');
-              expectValidBody(reply, 'getAsset');
-              const differences = [...assetDifferences(stored[index]!, reply.json), ...fileDifferences(reply.json, files[index]!)];
-              if (differences.length > 0) throw new CheckFailure('the Asset of the file this project uploaded, as the upload answered', differences.join('; '));
-            }),
-          );
-        }
-      } finally {
-        await deleteAll(t, uploaded);
-      }
+      await uploadsAloneThenTogether(t, async (files, uploads, attempt) => {
+        const what = attemptLabel(files.length, attempt);
+        const stored = uploads.map((reply) => reply.json as Asset);
+        const replies = await sendAttempt(t, stored.map((asset, index) => () => t[files[index]!.project].getAsset(asset.id)), attempt);
+        replies.forEach((reply, index) =>
+          judgedAs(`the owner's GET /v1/assets/${stored[index]!.id}, ${what}`, () => {
+            expectSuccess(reply, 'for the owner reading its asset');
+            expectValidBody(reply, 'getAsset');
+            const differences = [...assetDifferences(stored[index]!, reply.json), ...fileDifferences(reply.json, files[index]!)];
+            if (differences.length > 0) throw new CheckFailure('the Asset of the file this project uploaded, as the upload answered', differences.join('; '));
+          }),
+        );
+      });
     },
   },
   {
