@@ -1,9 +1,9 @@
 // How much the requests of a check overlapped, measured from the exchanges it recorded, never
 // assumed from how they were sent. Two figures:
 // - in flight: the most requests sent and not yet answered at one instant, on the kit's side;
-// - answered together: the most answers that came closer together than a server handling one
-//   request at a time could give them. A server behind a lock is sent eight requests at once
-//   (eight in flight) but answers them one service time apart: one answered together.
+// - answered together: how many answers of a burst typically came closer together than a server
+//   handling one request at a time could give them. A server behind a lock is sent eight
+//   requests at once (eight in flight) but answers them one service time apart: one together.
 
 /** Requests the concurrency checks keep in flight together unless told otherwise (--concurrency). */
 export const DEFAULT_CONCURRENCY = 8;
@@ -19,7 +19,7 @@ export interface Overlap {
   target: number;
   /** The most requests sent and not yet answered at one instant. */
   maxInFlight: number;
-  /** The most answers that arrived within half the latency of a request sent alone (see answeredTogether). */
+  /** How many answers of a burst typically arrived within half the latency of a request sent alone (see answeredTogether). */
   answeredTogether: number;
 }
 
@@ -47,27 +47,59 @@ function sentAlone(exchanges: readonly Timed[]): Timed[] {
 }
 
 /**
- * The most answers that arrived within half the shortest latency of a request sent alone.
- * A server that handles one request at a time spends its service time between two answers, and
- * on a near server that time is most of the latency of a request sent alone: two answers closer
- * than half of it were handled together. On a far server, where the round trip dwarfs the
- * service time, this overstates (answers a round trip long could be queued and still arrive
- * close); the figure is then an upper bound. Without a request sent alone, the shortest latency
- * of all stands in for it. Ends of requests that never got an answer count as well.
+ * The requests sent together, burst by burst: each burst is a run of requests each sent before
+ * all the earlier ones of its run were answered. Requests sent alone are left out.
  */
-export function answeredTogether(exchanges: readonly Timed[]): number {
-  if (exchanges.length === 0) return 0;
-  const alone = sentAlone(exchanges);
-  const baseline = Math.min(...(alone.length > 0 ? alone : exchanges).map((exchange) => exchange.durationMs));
-  const window = baseline / 2;
-  const ends = exchanges.map((exchange) => exchange.startedAtMs + exchange.durationMs).sort((x, y) => x - y);
+export function bursts(exchanges: readonly Timed[]): Timed[][] {
+  const byStart = [...exchanges].sort((x, y) => x.startedAtMs - y.startedAtMs);
+  const groups: Timed[][] = [];
+  let openUntil = -Infinity;
+  for (const exchange of byStart) {
+    const end = exchange.startedAtMs + exchange.durationMs;
+    if (exchange.startedAtMs < openUntil) {
+      groups.at(-1)!.push(exchange);
+      openUntil = Math.max(openUntil, end);
+    } else {
+      groups.push([exchange]);
+      openUntil = end;
+    }
+  }
+  return groups.filter((group) => group.length > 1);
+}
+
+/** The most of `ends` that fall within `window` of one another. */
+function mostWithin(ends: number[], window: number): number {
+  const sorted = [...ends].sort((x, y) => x - y);
   let most = 1;
   let first = 0;
-  for (let last = 0; last < ends.length; last += 1) {
-    while (ends[last]! - ends[first]! > window) first += 1;
+  for (let last = 0; last < sorted.length; last += 1) {
+    while (sorted[last]! - sorted[first]! > window) first += 1;
     most = Math.max(most, last - first + 1);
   }
   return most;
+}
+
+/**
+ * How many answers of a burst typically came together: in each burst, the most answers that
+ * arrived within half the shortest latency of a request sent alone; then the median over the
+ * bursts (the lower one when their number is even).
+ *
+ * A server that handles one request at a time spends its service time between two answers, and
+ * on a near server that time is most of the latency of a request sent alone: two answers closer
+ * than half of it were handled together. The median, not the most, because the kit stamps an
+ * answer when its own process reads it: a stall of that process (a busy machine, the scheduler)
+ * can bunch the answers of one burst, but not of most of them, while a server that really handles
+ * requests together does so in every burst. On a far server, where the round trip dwarfs the
+ * service time, the figure can overstate (queued answers a round trip long could still arrive
+ * close). Without a request sent alone, the shortest latency of all stands in for it.
+ */
+export function answeredTogether(exchanges: readonly Timed[]): number {
+  const groups = bursts(exchanges);
+  if (groups.length === 0) return exchanges.length > 0 ? 1 : 0;
+  const alone = sentAlone(exchanges);
+  const window = Math.min(...(alone.length > 0 ? alone : exchanges).map((exchange) => exchange.durationMs)) / 2;
+  const perBurst = groups.map((group) => mostWithin(group.map((exchange) => exchange.startedAtMs + exchange.durationMs), window)).sort((x, y) => x - y);
+  return perBurst[Math.floor((perBurst.length - 1) / 2)]!;
 }
 
 export function overlapOf(exchanges: readonly Timed[], target: number): Overlap {
@@ -89,7 +121,7 @@ export function overlapAchieved(overlap: Overlap): boolean {
 
 /** The overlap in one sentence, for notes and reports. */
 export function describeOverlap(overlap: Overlap): string {
-  return `${overlap.maxInFlight} requests in flight together at most (target ${overlap.target}); up to ${overlap.answeredTogether} answered together`;
+  return `${overlap.maxInFlight} requests in flight together at most (target ${overlap.target}); typically ${overlap.answeredTogether} answered together`;
 }
 
 /** The largest figures of several checks: the overlap of an area. */

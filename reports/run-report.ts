@@ -79,7 +79,7 @@ export interface OverlapReport {
   target: number;
   /** The most requests sent and not yet answered at one instant. */
   max_in_flight: number;
-  /** The most answers that came closer together than one-at-a-time handling allows (harness/overlap.ts). */
+  /** How many answers of a burst typically came closer together than one-at-a-time handling allows (harness/overlap.ts). */
   answered_together: number;
   /** Whether enough answers came together for the check to say its rule held under overlap. */
   achieved: boolean;

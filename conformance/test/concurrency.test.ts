@@ -46,8 +46,12 @@ const decideBreaksDuringDeletion = ({ baseUrl }: EmbeddedTarget): Mutation => {
   };
 };
 
-/** What each server below does at most once at a time: enough work that answers one after the other stand apart from timing noise. */
-const SEQUENTIAL_WORK_MS = 10;
+/**
+ * The work the server below does per request, one request at a time. Its answers then come at
+ * least this far apart; the kit could only see two of them together if its own process stalled
+ * for longer than that between them, which a busy machine does for a few milliseconds, not 25.
+ */
+const SEQUENTIAL_WORK_MS = 25;
 
 /** A server that handles one request at a time: every request waits for the one before, then takes SEQUENTIAL_WORK_MS. */
 const oneAtATime = ({ baseUrl }: EmbeddedTarget): Mutation => {
