@@ -67,14 +67,16 @@ function contextKey(sent: ProxiedRequest): string | undefined {
 
 const ASSET_ID_TOKEN = /asset_[A-Za-z0-9_-]{8,64}/g;
 
-/**
- * Replaces every asset id in `text` that `ids` knows. Bytes are read as latin1 so that bodies
- * that are not UTF-8 go through unchanged; asset ids are ASCII.
- */
-function renameAssetIds(bytes: Buffer, ids: ReadonlyMap<string, string>): Buffer {
-  const text = bytes.toString('latin1');
-  const renamed = text.replace(ASSET_ID_TOKEN, (id) => ids.get(id) ?? id);
-  return renamed === text ? bytes : Buffer.from(renamed, 'latin1');
+/** Replaces every asset id in `text` that `ids` knows. */
+function renameAssetIds(text: string, ids: ReadonlyMap<string, string>): string {
+  return text.replace(ASSET_ID_TOKEN, (id) => ids.get(id) ?? id);
+}
+
+/** renameAssetIds on a body; read as latin1, so that bytes that are not UTF-8 go through unchanged (asset ids are ASCII). */
+function renameAssetIdsInBody(body: Buffer, ids: ReadonlyMap<string, string>): Buffer {
+  const text = body.toString('latin1');
+  const renamed = renameAssetIds(text, ids);
+  return renamed === text ? body : Buffer.from(renamed, 'latin1');
 }
 
 export const overlapBugs = {
@@ -153,7 +155,7 @@ export const overlapBugs = {
       const publicIdOf = new Map<string, string>();
       return {
         async answer(sent) {
-          const toServer = { ...sent, path: renameAssetIds(Buffer.from(sent.path, 'latin1'), serverIdOf).toString('latin1'), body: isUpload(sent) ? sent.body : renameAssetIds(sent.body, serverIdOf) };
+          const toServer = { ...sent, path: renameAssetIds(sent.path, serverIdOf), body: isUpload(sent) ? sent.body : renameAssetIdsInBody(sent.body, serverIdOf) };
           const issued = isUpload(sent) ? lastIssued + 1 : undefined; // read
           const received = await forward(baseUrl, toServer);
           if (issued !== undefined && received.status === 201) {
@@ -164,8 +166,8 @@ export const overlapBugs = {
             serverIdOf.set(publicId, serverId);
             publicIdOf.set(serverId, publicId);
           }
-          const headers = Object.fromEntries(Object.entries(received.headers).map(([name, value]) => [name, renameAssetIds(Buffer.from(value, 'latin1'), publicIdOf).toString('latin1')]));
-          return { ...received, headers, body: renameAssetIds(received.body, publicIdOf) };
+          const headers = Object.fromEntries(Object.entries(received.headers).map(([name, value]) => [name, renameAssetIds(value, publicIdOf)]));
+          return { ...received, headers, body: renameAssetIdsInBody(received.body, publicIdOf) };
         },
       };
     },
