@@ -85,7 +85,7 @@ async function aloneThenTogether(t: CheckContext, planned: readonly Planned[], a
   }
 }
 
-/** Fails when two replies carry the same value of `valueOf` (ids handed out per request). */
+/** Fails when two requests got the same value (ids handed out per request: request ids, asset ids). */
 function expectDistinct(t: CheckContext, values: ReadonlyArray<string | undefined>, what: string, where: string): void {
   const seen = new Map<string, number>();
   values.forEach((value, index) => {
