@@ -10,7 +10,7 @@ import { apiClient, type ApiClient } from '../context.ts';
 import { createHttp, type Reply } from '../http.ts';
 import { choiceQuestion, decideBody } from '../requests.ts';
 import { runChecks } from '../runner.ts';
-import { overlapBugs, type OverlapBug } from '../testing/overlap-bugs.ts';
+import { overlapBugs, type OverlapBug, type OverlapBugName } from '../testing/overlap-bugs.ts';
 import { startMutatingProxy } from '../testing/mutating-proxy.ts';
 
 /** Requests sent together in each burst. */
@@ -204,7 +204,7 @@ describe('errorsUnderOverlap', () => {
 // against the alternate profile (other choices on the open points, e.g. invalid caller ids
 // refused, the sha256 in upper case), the areas each bug touches.
 const SEQUENTIAL_AREAS = ['auth', 'request-ids', 'decide-validation', 'decide-answers', 'limits', 'assets', 'media-privacy', 'isolation', 'errors', 'models', 'feedback', 'service'];
-const AREAS_TOUCHED: Record<keyof typeof overlapBugs, string[]> = {
+const AREAS_TOUCHED: Record<OverlapBugName, string[]> = {
   requestIdInSharedState: ['auth', 'request-ids', 'errors', 'feedback'],
   answerCacheKeyedByContext: ['decide-validation', 'decide-answers'],
   uploadIdRace: ['assets', 'isolation', 'media-privacy'],
@@ -252,7 +252,7 @@ describe.concurrent('the sequential conformance suite', () => {
   });
   afterAll(async () => alternate.stop());
 
-  for (const [name, bug] of Object.entries(overlapBugs) as Array<[keyof typeof overlapBugs, OverlapBug]>) {
+  for (const [name, bug] of Object.entries(overlapBugs) as Array<[OverlapBugName, OverlapBug]>) {
     test(`gives ${name} 0 MUST failures, every sequential area, default profile behind it`, async () => {
       expect(await mustFailuresOfSequentialSuite(bug, target, SEQUENTIAL_AREAS)).toEqual([]);
     }, SUITE_TIMEOUT_MS);

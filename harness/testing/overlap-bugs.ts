@@ -3,7 +3,9 @@
 // servers get it from batching, caching, pools and id generators. Placed in front of a good
 // server with startMutatingProxy, they are what the concurrency checks must catch; a sequential
 // run cannot see them, because the shared state only goes wrong when another request passes
-// through it in the meantime.
+// through it in the meantime. Each entry fits a proof's list of broken servers as it is
+// (`'CHECK-ID': [overlapBugs.uploadIdRace]`), or runs alone:
+// `startMutatingProxy(good.baseUrl, overlapBugs.uploadIdRace.mutation(good))`.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { schemaValidator } from '../../spec/index.ts';
