@@ -1,6 +1,7 @@
 // Options of `decision-conformance run`: flags, then environment, then defaults.
 import { parseArgs } from 'node:util';
 import { ALL_CAPABILITIES, type Capability } from '../harness/check.ts';
+import { DEFAULT_CONCURRENCY } from '../harness/overlap.ts';
 import { choiceOverrides, PROFILE_NAMES, type ChoiceOverrides, type ProfileName } from '../reference-impl/server/profile.ts';
 
 export const SUITES = ['conformance', 'property'] as const;
@@ -23,6 +24,8 @@ export interface RunSettings {
   reportDir?: string;
   timeoutMs: number;
   warmupTimeoutMs: number;
+  /** Requests the concurrency checks keep in flight together. */
+  concurrency: number;
   seed: number;
   /** Cases per property (the property suite); undefined: each property's default budget. */
   numRuns?: number;
@@ -56,6 +59,7 @@ Run:
   --report-dir DIR            where reports go (default: reports/out/<timestamp>/)
   --timeout-ms N              timeout of every request after the warm-up (default 30000)
   --warmup-timeout-ms N       how long the first call may take, for cold starts (default 180000)
+  --concurrency N             requests the concurrency checks keep in flight together (default ${DEFAULT_CONCURRENCY})
   --seed N                    seed of generated inputs (default: random, printed); with --num-runs, replays a run exactly
   --num-runs N                generated cases per property of the property suite (default: each property's budget)
   --quiet                     print only the summary
@@ -72,6 +76,13 @@ function positiveInteger(name: string, text: string | undefined, fallback: numbe
   if (text === undefined) return fallback;
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) throw new UsageError(`--${name} must be a positive whole number; got "${text}"`);
+  return value;
+}
+
+/** --concurrency N: at least 2, or nothing could overlap. */
+function concurrencyOf(text: string | undefined): number {
+  const value = positiveInteger('concurrency', text, DEFAULT_CONCURRENCY);
+  if (value < 2) throw new UsageError(`--concurrency must be at least 2 (requests in flight together); got "${text}"`);
   return value;
 }
 
@@ -144,6 +155,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
         'report-dir': { type: 'string' },
         'timeout-ms': { type: 'string' },
         'warmup-timeout-ms': { type: 'string' },
+        concurrency: { type: 'string' },
         seed: { type: 'string' },
         'num-runs': { type: 'string' },
         quiet: { type: 'boolean' },
@@ -195,6 +207,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
     ...(values['report-dir'] ? { reportDir: values['report-dir'] } : {}),
     timeoutMs: positiveInteger('timeout-ms', values['timeout-ms'], 30_000),
     warmupTimeoutMs: positiveInteger('warmup-timeout-ms', values['warmup-timeout-ms'], 180_000),
+    concurrency: concurrencyOf(values.concurrency),
     seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : positiveInteger('seed', values.seed, 1),
     ...(values['num-runs'] !== undefined ? { numRuns: positiveInteger('num-runs', values['num-runs'], 1) } : {}),
     quiet: values.quiet ?? false,

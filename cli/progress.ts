@@ -1,5 +1,6 @@
 // What a run prints while it goes: live lines on a terminal, plain lines otherwise.
 import type { Check, CheckResult } from '../harness/check.ts';
+import { describeOverlap } from '../harness/overlap.ts';
 
 export interface ProgressOptions {
   tty: boolean;
@@ -40,6 +41,8 @@ export function createProgress(options: ProgressOptions): Progress {
       if (result.status === 'fail' || result.status === 'skip') {
         options.write(`      ${paint(COLOR[result.status], result.message ?? '')}\n`);
       }
+      // A skip for want of overlap already gives the figures in its message.
+      if (result.overlap && result.status !== 'skip') options.write(`      ${paint(90, `overlap: ${describeOverlap(result.overlap)}`)}\n`);
       if (result.status === 'observed' && result.observation) {
         options.write(`      ${paint(90, `observed: ${result.observation.summary}`)}\n`);
       }

@@ -78,6 +78,7 @@ export async function runCommand(settings: RunSettings, output: Omit<ProgressOpt
           keyA,
           ...(keyB ? { keyB } : {}),
           timeoutMs: settings.timeoutMs,
+          concurrency: settings.concurrency,
           ...(checkTimeoutMs ? { checkTimeoutMs } : {}),
           seed: settings.seed,
           ...(settings.numRuns !== undefined ? { numRuns: settings.numRuns } : {}),

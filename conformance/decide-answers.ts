@@ -18,6 +18,7 @@ import {
   TRICKY_IDS,
   type RuleBreach,
 } from '../harness/answer-rules.ts';
+import { choiceAnswerShapeBreach } from '../harness/answer-judgement.ts';
 import { area, type Capability, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { describeReply, expectSuccess, expectValidBody } from '../harness/expect.ts';
@@ -38,7 +39,6 @@ import {
 
 /** Seed 2.6. */
 const MODEL_NAMES = [currentModel, ...modelAliases];
-const choiceAnswerShape = schemaValidator('ChoiceAnswer', 'contract');
 
 const VAGUE_CONTEXTS = ['Hello.', 'ok', 'Please advise.', 'Thanks in advance.'];
 const EIGHT_BLANK_OPTIONS = Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`opt_${index + 1}`, '']));
@@ -166,8 +166,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
         for (const [questionId, question] of Object.entries(body.questions)) {
           const answer = reply.json.answers?.[questionId];
           if ((question as { type: string }).type !== 'choice' || answer === undefined) continue;
-          const result = choiceAnswerShape(answer);
-          if (!result.valid) t.fail(`/answers/${questionId} meeting the ChoiceAnswer schema (seed 2.4)`, result.issues.slice(0, 5).map((issue) => issue.message).join('; '));
+          failOn(t, choiceAnswerShapeBreach(answer, `/answers/${questionId}`));
         }
       }
     },

@@ -12,8 +12,9 @@ import { errorChecks } from './errors.ts';
 import { modelChecks } from './models.ts';
 import { feedbackChecks } from './feedback.ts';
 import { serviceChecks } from './service.ts';
+import { concurrencyChecks } from './concurrency.ts';
 
-export const checks: readonly Check[] = [...authChecks, ...requestIdChecks, ...decideValidationChecks, ...decideAnswerChecks, ...limitChecks, ...assetChecks, ...mediaPrivacyChecks, ...isolationChecks, ...errorChecks, ...modelChecks, ...feedbackChecks, ...serviceChecks];
+export const checks: readonly Check[] = [...authChecks, ...requestIdChecks, ...decideValidationChecks, ...decideAnswerChecks, ...limitChecks, ...assetChecks, ...mediaPrivacyChecks, ...isolationChecks, ...errorChecks, ...modelChecks, ...feedbackChecks, ...serviceChecks, ...concurrencyChecks];
 
 const byId = new Map<string, Check>();
 for (const check of checks) {

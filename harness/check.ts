@@ -3,6 +3,7 @@
 // title, and a body that says what it expected and what it got.
 import type { CheckContext } from './context.ts';
 import type { Exchange } from './http.ts';
+import type { Overlap } from './overlap.ts';
 
 /** MUST: the seed states it. SHOULD: the seed strongly implies it. OBSERVE: an open point, reported, never failed. */
 export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
@@ -35,6 +36,12 @@ export interface CheckMeta {
    * reference choice, so every server choice the seed allows passes it.
    */
   bounds?: string[];
+  /**
+   * Sends requests together to judge a rule under overlap (the concurrency area). The runner
+   * measures the overlap the check achieved from its exchanges, reports it, and lets it pass only
+   * when answers came together (see runner.ts).
+   */
+  concurrent?: boolean;
 }
 
 export interface Check extends CheckMeta {
@@ -60,6 +67,8 @@ export interface CheckResult extends CheckMeta {
   observation?: Observation;
   notes: string[];
   exchanges: Exchange[];
+  /** For concurrent checks: the overlap measured from the exchanges (overlap.ts). */
+  overlap?: Overlap;
 }
 
 /** Thrown by a check body to fail: states what was expected and what was observed. */

@@ -1,6 +1,7 @@
 // What a check gets: the target, HTTP with each key, and ways to fail, skip and observe.
 import { CheckFailure, CheckSkipped, type Capability, type Observation } from './check.ts';
 import type { Http, Reply, SentRequest } from './http.ts';
+import { DEFAULT_CONCURRENCY } from './overlap.ts';
 
 export interface Target {
   baseUrl: string;
@@ -31,6 +32,8 @@ export interface CheckContext {
   seed: number;
   /** Budget of generated cases per property (--num-runs); undefined means each property's default. */
   numRuns?: number;
+  /** How many requests the concurrency checks aim to keep in flight together (--concurrency). */
+  concurrency: number;
   /** Calls with the first project's key. */
   a: ApiClient;
   /** Calls with the second project's key; only for checks that declare `requires.secondKey`. */
@@ -61,6 +64,11 @@ export interface CheckContext {
    * expire serves every expiry check): the first call runs `make`, later ones get its outcome.
    */
   shared<T>(name: string, make: () => Promise<T>): Promise<T>;
+  /**
+   * Aborted when the check's time is up or it has finished: every request of `a`, `b`,
+   * `anonymous` and `withKey` already honours it; a check that waits on its own passes it on.
+   */
+  signal: AbortSignal;
 }
 
 /** What the checks of one run share (see CheckContext.shared). */
@@ -81,6 +89,8 @@ export interface ContextParts {
   target: Target;
   seed: number;
   numRuns?: number;
+  /** See CheckContext.concurrency; default DEFAULT_CONCURRENCY. */
+  concurrency?: number;
   http: Http;
   keyA: string;
   keyB?: string;
@@ -89,9 +99,11 @@ export interface ContextParts {
   announce?(text: string): void;
   /** Shared across the checks of a run; a fresh one makes a check share nothing. */
   sharedWork?: SharedWork;
+  /** The check's signal (see CheckContext.signal); the one `http` honours. */
+  signal?: AbortSignal;
 }
 
-export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, observe, note, announce, sharedWork = new Map() }: ContextParts): CheckContext {
+export function createCheckContext({ target, seed, numRuns, concurrency = DEFAULT_CONCURRENCY, http, keyA, keyB, observe, note, announce, sharedWork = new Map(), signal = new AbortController().signal }: ContextParts): CheckContext {
   const a = apiClient(http, keyA);
   const missingB: ApiClient = new Proxy({} as ApiClient, {
     get() {
@@ -102,6 +114,7 @@ export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, ob
     target,
     seed,
     ...(numRuns !== undefined ? { numRuns } : {}),
+    concurrency,
     a,
     b: keyB ? apiClient(http, keyB) : missingB,
     ...(target.shortTtl ? { expiring: { client: apiClient(http, target.shortTtl.key), ttlMs: target.shortTtl.ttlMs } } : {}),
@@ -121,5 +134,6 @@ export function createCheckContext({ target, seed, numRuns, http, keyA, keyB, ob
       if (!sharedWork.has(name)) sharedWork.set(name, make());
       return sharedWork.get(name) as Promise<T>;
     },
+    signal,
   };
 }

@@ -37,6 +37,8 @@ export interface Exchange {
   response?: { status: number; headers: Record<string, string>; body: string; bodyBytes: number };
   /** What went wrong on the wire, when there is no response. */
   transportError?: string;
+  /** When the request was sent, in epoch milliseconds (fractional): with durationMs, what overlapped what (overlap.ts). */
+  startedAtMs: number;
   durationMs: number;
   operationId?: string;
   curl: string;
@@ -68,6 +70,12 @@ export interface HttpOptions {
    * again after the Retry-After wait, a few times, and only the last answer is judged.
    */
   onRateLimited?(waitMs: number): void;
+  /**
+   * Stops every request and every Retry-After wait once aborted (the runner aborts it when a
+   * check's time is up), so that a check that has run out of time sends nothing more. Its
+   * reason, when a TransportError, is what the interrupted request throws.
+   */
+  signal?: AbortSignal;
 }
 
 /** How often one request is sent again after 429, and the longest wait before it. */
@@ -196,15 +204,23 @@ function classify(error: unknown, timeoutMs: number): TransportError {
   return new TransportError('network', `${err.code ?? err.name ?? 'error'}: ${err.message ?? String(error)}`);
 }
 
+/** Why `signal` was aborted, as the error a request it stops throws. */
+function abortedBy(signal: AbortSignal): TransportError {
+  return signal.reason instanceof TransportError ? signal.reason : new TransportError('timeout', 'the request was stopped: its check is over');
+}
+
 export function createHttp(options: HttpOptions): Http {
   const once = sendOnce(options);
+  const { signal } = options;
   return async (sent) => {
     for (let retry = 0; ; retry += 1) {
       const reply = await once(sent);
       if (reply.status !== 429 || retry === RATE_LIMIT_RETRIES) return reply;
       const waitMs = retryAfterMs(reply);
       options.onRateLimited?.(waitMs);
-      await sleep(waitMs);
+      await sleep(waitMs, undefined, signal ? { signal } : {}).catch((error: unknown) => {
+        throw signal?.aborted ? abortedBy(signal) : error;
+      });
     }
   };
 }
@@ -226,7 +242,10 @@ export function wireRequest(sent: SentRequest): { headers: Record<string, string
 
 function sendOnce(options: HttpOptions): Http {
   const cap = options.bodyCapBytes ?? DEFAULT_BODY_CAP_BYTES;
+  const { signal } = options;
   return async (sent) => {
+    // A check whose time is up sends nothing more: not even a request it builds after the abort.
+    if (signal?.aborted) throw abortedBy(signal);
     const url = `${options.baseUrl}${sent.path}`;
     const { headers, body } = wireRequest(sent);
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : `<${body.byteLength} bytes>`;
@@ -242,17 +261,19 @@ function sendOnce(options: HttpOptions): Http {
         ...(bodyText !== undefined ? { body: redactText(excerpt(bodyText), options.secrets) } : {}),
         bodyBytes: body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
       },
+      startedAtMs: 0,
       durationMs: 0,
       curl: redactText(curlFor(sent.method, url, headers, body, { ...(keyVariable !== undefined ? { keyVariable } : {}), ...(bodyFile ? { bodyFile } : {}) }), options.secrets),
       ...(operationIdOf(sent.method, sent.path) ? { operationId: operationIdOf(sent.method, sent.path)! } : {}),
     };
     const started = performance.now();
+    exchange.startedAtMs = performance.timeOrigin + started;
     try {
       const response = await request(url, {
         method: sent.method as 'GET',
         headers,
         ...(body !== undefined ? { body } : {}),
-        signal: AbortSignal.timeout(options.timeoutMs),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]) : AbortSignal.timeout(options.timeoutMs),
       });
       const bytes = await readCapped(response.body as AsyncIterable<Buffer>, cap);
       const durationMs = performance.now() - started;
@@ -271,7 +292,7 @@ function sendOnce(options: HttpOptions): Http {
       options.record(exchange);
       return { status: response.statusCode, headers: responseHeaders, text, json, durationMs };
     } catch (error) {
-      const failure = classify(error, options.timeoutMs);
+      const failure = signal?.aborted ? abortedBy(signal) : classify(error, options.timeoutMs);
       exchange.durationMs = performance.now() - started;
       exchange.transportError = `${failure.kind}: ${failure.message}`;
       options.record(exchange);

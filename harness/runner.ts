@@ -3,6 +3,7 @@ import { openPoint } from '../spec/index.ts';
 import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Observation } from './check.ts';
 import { createCheckContext, type SharedWork, type Target } from './context.ts';
 import { createHttp, KEY_VARIABLES, TransportError, type BodyStore, type Exchange, type KeyVariable } from './http.ts';
+import { DEFAULT_CONCURRENCY, describeOverlap, overlapAchieved, overlapOf, type Overlap } from './overlap.ts';
 import { redactDeep, redactText } from './redaction.ts';
 
 export interface RunOptions {
@@ -14,6 +15,8 @@ export interface RunOptions {
   seed?: number;
   /** Cases per property-based check (the property suite); undefined: each property's default. */
   numRuns?: number;
+  /** How many requests the concurrency checks aim to keep in flight together (default DEFAULT_CONCURRENCY). */
+  concurrency?: number;
   /** How long one check may take in all; default ten request timeouts. Property checks need more. */
   checkTimeoutMs?: number;
   /** Run only these check ids (others are left out of the results). */
@@ -70,12 +73,23 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
       secrets,
     );
 
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  /** The overlap of the exchanges so far, also written as a note. */
+  const measuredOverlap = (): Overlap => {
+    const overlap = overlapOf(exchanges, concurrency);
+    notes.push(`Overlap: ${describeOverlap(overlap)}.`);
+    return overlap;
+  };
   const excluded = options.skip?.includes(check.id);
   if (excluded) return finish({ status: 'skip', message: 'excluded by --skip' });
   const unmet = unmetRequirement(check, options.target);
   if (unmet) return finish({ status: 'skip', message: unmet });
 
+  // Aborted when the check's time is up, and when it ends: a check that has stopped counting
+  // sends nothing more (neither the next request of a loop nor the rest of a burst).
+  const stop = new AbortController();
   const http = createHttp({
+    signal: stop.signal,
     baseUrl: options.target.baseUrl,
     timeoutMs: options.timeoutMs,
     secrets,
@@ -91,6 +105,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     target: options.target,
     seed: options.seed ?? 1,
     ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}),
+    concurrency,
     http,
     keyA: options.keyA,
     ...(options.keyB ? { keyB: options.keyB } : {}),
@@ -100,6 +115,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     note: (text) => notes.push(text),
     announce: (text) => options.onAnnounce?.(check, redactText(text, secrets)),
     ...(options.sharedWork ? { sharedWork: options.sharedWork } : {}),
+    signal: stop.signal,
   });
 
   // A check may make several requests, each with its own timeout; this bounds the whole check
@@ -107,12 +123,21 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   let timer: NodeJS.Timeout | undefined;
   const checkTimeoutMs = options.checkTimeoutMs ?? options.timeoutMs * 10;
   const overall = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TransportError('timeout', `the check did not finish within ${checkTimeoutMs} ms`)), checkTimeoutMs);
+    timer = setTimeout(() => {
+      const timedOut = new TransportError('timeout', `the check did not finish within ${checkTimeoutMs} ms`);
+      stop.abort(timedOut);
+      reject(timedOut);
+    }, checkTimeoutMs);
   });
   try {
     await Promise.race([check.run(context), overall]);
-    if (check.level === 'OBSERVE') return finish({ status: 'observed', ...(observation ? {} : { message: 'nothing observed' }) });
-    return finish({ status: 'pass' });
+    const overlap = check.concurrent ? measuredOverlap() : undefined;
+    if (check.level === 'OBSERVE') return finish({ status: 'observed', ...(observation ? {} : { message: 'nothing observed' }), ...(overlap ? { overlap } : {}) });
+    // A rule that held while the server answered one request at a time says nothing about
+    // overlapping requests: a pass would claim what was not seen. The check is skipped with
+    // the figures, like any check this run cannot verify; failures stand whatever the overlap.
+    if (overlap && !overlapAchieved(overlap)) return finish({ status: 'skip', message: noOverlapMessage(overlap), overlap });
+    return finish({ status: 'pass', ...(overlap ? { overlap } : {}) });
   } catch (error) {
     if (error instanceof CheckSkipped) return finish({ status: 'skip', message: error.reason });
     const message =
@@ -120,14 +145,21 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
       : error instanceof TransportError ? `No usable response: ${error.message}.`
       : `The check itself failed: ${(error as Error).message}`;
     // OBSERVE checks report what happened and never fail a run.
+    const overlap = check.concurrent ? measuredOverlap() : undefined;
     if (check.level === 'OBSERVE') {
       observation ??= { summary: message, ...(reference ? { reference } : {}), matchesReference: false };
-      return finish({ status: 'observed', message });
+      return finish({ status: 'observed', message, ...(overlap ? { overlap } : {}) });
     }
-    return finish({ status: 'fail', message });
+    return finish({ status: 'fail', message, ...(overlap ? { overlap } : {}) });
   } finally {
     clearTimeout(timer);
+    if (!stop.signal.aborted) stop.abort(new TransportError('timeout', 'the check is over'));
   }
+}
+
+/** Why a concurrent check whose rule held is skipped: the answers never came together. */
+export function noOverlapMessage(overlap: Overlap): string {
+  return `no overlap achieved: the server answered one request at a time (${describeOverlap(overlap)}), so the rule was seen to hold for requests handled one by one only; the sequential checks judge that`;
 }
 
 export async function runChecks(checks: readonly Check[], options: RunOptions): Promise<CheckResult[]> {

@@ -1,5 +1,5 @@
 // Numbers and words shared by the renderers, so that every report says the same thing the same way.
-import type { RunReport, Verdict } from './run-report.ts';
+import type { OverlapReport, RunReport, Verdict } from './run-report.ts';
 
 /** A duration for people: "840 ms", "12.4 s", "3 min 05 s". */
 export function formatDuration(ms: number): string {
@@ -42,4 +42,10 @@ export function verdictHeadline(verdict: Verdict, summary: RunReport['summary'])
 export function firstLine(text: string, limit = 160): string {
   const line = text.split(/\r?\n/, 1)[0] ?? '';
   return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
+}
+
+/** The overlap a check or an area achieved, in words: "8 in flight (target 8), 6 answered together". */
+export function overlapText(overlap: OverlapReport): string {
+  const figures = `${overlap.max_in_flight} in flight (target ${overlap.target}), ${overlap.answered_together} answered together`;
+  return overlap.achieved ? figures : `${figures}: no overlap achieved`;
 }

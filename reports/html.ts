@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { exchangeHeadline, shownEvidence } from './evidence.ts';
 import { html } from './escape.ts';
-import { formatDuration, formatMs, plural, shortSha, verdictHeadline } from './format.ts';
+import { formatDuration, formatMs, overlapText, plural, shortSha, verdictHeadline } from './format.ts';
 import { REPORT_SCRIPT } from './html-script.ts';
 import { REPORT_STYLE } from './html-style.ts';
 import { latencyChart } from './latency-chart.ts';
@@ -37,12 +37,13 @@ export function renderHtml(report: RunReport): string {
 <body>
 ${banner(report, verdict)}
 <nav class="toc wrap" aria-label="Sections">
-${report.load ? '<a href="#load">Load</a>' : ''}<a href="#summary">Summary</a><a href="#areas">Areas</a><a href="#failures">Failures (${failures.length})</a><a href="#open-points">Open points (${observations.length})</a><a href="#skipped">Skipped (${skipped.length})</a><a href="#latency">Latency</a><a href="#all-checks">All checks (${report.checks.length})</a>
+${report.load ? '<a href="#load">Load</a>' : ''}<a href="#summary">Summary</a><a href="#areas">Areas</a>${report.overlap_by_area ? '<a href="#overlap">Overlap</a>' : ''}<a href="#failures">Failures (${failures.length})</a><a href="#open-points">Open points (${observations.length})</a><a href="#skipped">Skipped (${skipped.length})</a><a href="#latency">Latency</a><a href="#all-checks">All checks (${report.checks.length})</a>
 </nav>
 <main class="wrap">
 ${report.load ? loadSectionHtml(report.load) : ''}
 ${summarySection(report.summary)}
 ${areasSection(report.checks)}
+${overlapSection(report)}
 ${failuresSection(failures)}
 ${openPointsSection(report, observations)}
 ${skippedSection(skipped)}
@@ -122,6 +123,28 @@ function areasSection(checks: CheckReport[]): string {
 <p class="lead">One row per area of the API (one file of checks each).</p>
 <table>
 <thead><tr><th>Area</th><th class="num">Checks</th><th class="num">Passed</th><th class="num">MUST failed</th><th class="num">SHOULD failed</th><th class="num">Observed</th><th class="num">Skipped</th><th class="num">Time</th><th>Outcome</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+</section>`;
+}
+
+/** For the checks that send requests together: how many were in flight, and answered, together. */
+function overlapSection(report: RunReport): string {
+  const areas = Object.entries(report.overlap_by_area ?? {});
+  if (areas.length === 0) return '';
+  const rows = report.checks
+    .filter((check) => check.overlap !== undefined)
+    .map((check) => {
+      const overlap = check.overlap!;
+      return `<tr><td><span class="pill ${check.status}">${STATUS_LABEL[check.status]}</span></td><td class="nowrap"><code>${html(check.id)}</code></td><td class="nowrap">${html(check.area)}</td><td class="num">${overlap.target}</td><td class="num">${overlap.max_in_flight}</td><td class="num">${overlap.answered_together}</td><td>${overlap.achieved ? 'yes' : '<strong>no overlap achieved</strong>'}</td></tr>`;
+    });
+  return `<section id="overlap">
+<h2>Overlap</h2>
+<p class="lead">${areas.map(([area, overlap]) => `Area <strong>${html(area)}</strong>: ${html(overlapText(overlap))}.`).join(' ')} In flight: requests sent and not yet answered at one instant. Answered together: answers closer together than a server handling one request at a time can give them. A check whose rule held without overlap is skipped: it saw the rule hold for requests handled one by one only.</p>
+<table>
+<thead><tr><th>Status</th><th>Check</th><th>Area</th><th class="num">Target</th><th class="num">In flight</th><th class="num">Answered together</th><th>Overlap</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody>

@@ -2,7 +2,7 @@
 // widgets): the outcome, the counts, and the failing MUST checks in one line each. It stays
 // under 60 lines whatever the run, and points to report.html for the rest.
 import { markdownCode, markdownInline } from './escape.ts';
-import { firstLine, formatDuration, shortSha, verdictHeadline } from './format.ts';
+import { firstLine, formatDuration, overlapText, shortSha, verdictHeadline } from './format.ts';
 import { loadMarkdown } from './load-section.ts';
 import { verdictOf, type CheckReport, type RunReport, type Verdict } from './run-report.ts';
 
@@ -38,6 +38,7 @@ export function renderMarkdown(report: RunReport): string {
     `| Observed (open points) | ${summary.observed}${summary.observed > 0 ? ` (${matching} as the reference server)` : ''} |`,
     `| Skipped | ${summary.skip} |`,
     `| **Total** | **${summary.total}** |`,
+    ...overlapLines(report),
     ...failureList('Failing MUST checks', report.checks.filter((check) => check.status === 'fail' && check.level === 'MUST'), MUST_LISTED),
     ...failureList('Failing SHOULD checks', report.checks.filter((check) => check.status === 'fail' && check.level !== 'MUST'), SHOULD_LISTED),
     ...(report.load ? loadMarkdown(report.load) : []),
@@ -45,6 +46,13 @@ export function renderMarkdown(report: RunReport): string {
     'Details, evidence and curl lines: `report.html`. For machines: `results.json`, `junit.xml`.',
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** One line per area whose checks sent requests together: how much they overlapped. */
+function overlapLines(report: RunReport): string[] {
+  const areas = Object.entries(report.overlap_by_area ?? {});
+  if (areas.length === 0) return [];
+  return ['', ...areas.map(([area, overlap]) => `Overlap in ${markdownCode(area)}: ${markdownInline(overlapText(overlap))}.`)];
 }
 
 function failureList(heading: string, failures: CheckReport[], limit: number): string[] {

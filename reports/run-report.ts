@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { CheckResult, CheckStatus, Level } from '../harness/check.ts';
 import type { Target } from '../harness/context.ts';
 import type { Exchange } from '../harness/http.ts';
+import { combinedOverlap, overlapAchieved, type Overlap } from '../harness/overlap.ts';
 import { openPoints, specSha256, specVersion } from '../spec/index.ts';
 import { latencyByOperation, type LatencyStats } from './latency.ts';
 import { redactDeep } from '../harness/redaction.ts';
@@ -40,6 +41,8 @@ export interface RunReport {
   open_points: OpenPointReport[];
   /** operationId -> latency of every response received for it. */
   latency: Record<string, LatencyStats>;
+  /** Area -> the largest overlap its concurrent checks achieved; absent when none ran. */
+  overlap_by_area?: Record<string, OverlapReport>;
   /** A load or cold-start run (reports/load-run.ts). */
   load?: LoadSection;
 }
@@ -67,12 +70,27 @@ export interface CheckReport {
   observation?: { summary: string; reference?: string; matches_reference?: boolean };
   notes: string[];
   evidence: EvidenceReport[];
+  /** For checks that send requests together: the overlap measured from their exchanges. */
+  overlap?: OverlapReport;
+}
+
+export interface OverlapReport {
+  /** Requests the check aimed to keep in flight together (--concurrency). */
+  target: number;
+  /** The most requests sent and not yet answered at one instant. */
+  max_in_flight: number;
+  /** How many answers of a burst typically came closer together than one-at-a-time handling allows (harness/overlap.ts). */
+  answered_together: number;
+  /** Whether enough answers came together for the check to say its rule held under overlap. */
+  achieved: boolean;
 }
 
 export interface EvidenceReport {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
   response?: { status: number; headers: Record<string, string>; body: string };
   transport_error?: string;
+  /** When the request was sent, epoch milliseconds to a tenth. */
+  started_at_ms?: number;
   duration_ms: number;
   operation_id?: string;
   curl: string;
@@ -127,6 +145,7 @@ export function buildRunReport(facts: RunFacts): RunReport {
     checks,
     open_points: openPointsCitedBy(checks),
     latency: latencyByOperation(checks.flatMap((check) => check.evidence)),
+    ...overlapByArea(facts.results),
     ...(facts.load ? { load: facts.load } : {}),
   };
   return redactDeep(report, facts.secrets);
@@ -185,7 +204,20 @@ function checkReport(result: CheckResult): CheckReport {
       : {}),
     notes: [...result.notes],
     evidence: result.exchanges.map(evidenceReport),
+    ...(result.overlap ? { overlap: overlapReport(result.overlap) } : {}),
   };
+}
+
+function overlapReport(overlap: Overlap): OverlapReport {
+  return { target: overlap.target, max_in_flight: overlap.maxInFlight, answered_together: overlap.answeredTogether, achieved: overlapAchieved(overlap) };
+}
+
+/** The overlap of each area whose checks measured one: the largest figures of its checks. */
+function overlapByArea(results: readonly CheckResult[]): Pick<RunReport, 'overlap_by_area'> {
+  const byArea = new Map<string, Overlap[]>();
+  for (const result of results) if (result.overlap) byArea.set(result.area, [...(byArea.get(result.area) ?? []), result.overlap]);
+  if (byArea.size === 0) return {};
+  return { overlap_by_area: Object.fromEntries([...byArea].map(([area, overlaps]) => [area, overlapReport(combinedOverlap(overlaps)!)])) };
 }
 
 function evidenceReport(exchange: Exchange): EvidenceReport {
@@ -199,6 +231,7 @@ function evidenceReport(exchange: Exchange): EvidenceReport {
     },
     ...(response ? { response: { status: response.status, headers: { ...response.headers }, body: response.body } } : {}),
     ...(exchange.transportError !== undefined ? { transport_error: exchange.transportError } : {}),
+    ...(exchange.startedAtMs > 0 ? { started_at_ms: milliseconds(exchange.startedAtMs) } : {}),
     duration_ms: milliseconds(exchange.durationMs),
     ...(exchange.operationId !== undefined ? { operation_id: exchange.operationId } : {}),
     curl: exchange.curl,

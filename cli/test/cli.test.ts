@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
+import { parseRunArgs, type RunSettings } from '../args.ts';
+import { DEFAULT_CONCURRENCY } from '../../harness/overlap.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -34,8 +36,14 @@ afterAll(() => {
 const readReports = (dir: string) => readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => readFileSync(join(dir, entry.name), 'utf8')).join('\n');
 
 describe('usage', () => {
+  test('--concurrency sets how many requests the concurrency checks keep in flight, 8 by default', () => {
+    expect((parseRunArgs([], {}) as RunSettings).concurrency).toBe(DEFAULT_CONCURRENCY);
+    expect(DEFAULT_CONCURRENCY).toBe(8);
+    expect((parseRunArgs(['--concurrency', '4'], {}) as RunSettings).concurrency).toBe(4);
+  });
+
   test('unknown options, bad values and keys without a target exit 2 with the reason', async () => {
-    const cases = [['run', '--expiry-api-key', 'svc_live_x', '--expiry-ttl-seconds', '3'], ['run', '--bogus'], ['run', '--timeout-ms', 'soon'], ['run', '--capabilities', 'video'], ['run', '--api-key', 'svc_live_x'], ['run', '--base-url', 'http://127.0.0.1:9'], ['frobnicate'], ['run', '--reference-profile', 'strict']];
+    const cases = [['run', '--expiry-api-key', 'svc_live_x', '--expiry-ttl-seconds', '3'], ['run', '--bogus'], ['run', '--timeout-ms', 'soon'], ['run', '--capabilities', 'video'], ['run', '--api-key', 'svc_live_x'], ['run', '--base-url', 'http://127.0.0.1:9'], ['frobnicate'], ['run', '--reference-profile', 'strict'], ['run', '--concurrency', '1'], ['run', '--concurrency', 'many']];
     const runs = await Promise.all(cases.map((args) => cli(args)));
     runs.forEach((ran, i) => {
       expect(ran.code, cases[i]!.join(' ')).toBe(2);

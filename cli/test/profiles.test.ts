@@ -28,6 +28,9 @@ test('every conformance and property check gives the alternate profile 0 MUST fa
   expect(results.length).toBe(conformanceChecks.length + propertyChecks.length);
   const mustFailures = results.filter((result) => result.level === 'MUST' && result.status !== 'pass' && result.status !== 'skip');
   expect(mustFailures.map((result) => `${result.id}: ${result.message ?? result.status}`)).toEqual([]);
+  // The concurrency checks ran on a real overlap: none was skipped for want of one.
+  const concurrencyNotPassed = results.filter((result) => result.area === 'concurrency' && result.level === 'MUST' && result.status !== 'pass');
+  expect(concurrencyNotPassed.map((result) => `${result.id}: ${result.message ?? result.status}`)).toEqual([]);
   // The alternate profile really differs: the checks that look at its choices see them.
   const observed = results.filter((result) => result.status === 'observed' && result.observation?.matchesReference === false).map((result) => result.id);
   expect(observed).toEqual(expect.arrayContaining(['DECIDE-SUCCESS-STATUS', 'MODELS-SHAPE', 'REQID-INVALID-CALLER-ID', 'ERRORS-UNKNOWN-ROUTE-STATUS', 'ASSET-SHA256-ENCODING', 'ASSET-EXPIRED-READ', 'ASSET-DELETED-CODE', 'ASSET-MEDIA-TYPE-PARAMETERS', 'ASSET-MEDIA-TYPE-CASE']));

@@ -153,6 +153,7 @@ describe('reproduce lines of a report', () => {
         reportDir,
         timeoutMs: 30_000,
         warmupTimeoutMs: 60_000,
+        concurrency: 8,
         seed: 1,
         quiet: true,
         verbose: false,

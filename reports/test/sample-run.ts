@@ -14,6 +14,8 @@ export const HOSTILE = `</script><b>&"'`;
 export const CONTROLS = '\u0000\u0007\u001b[31m\u000b\ud800';
 
 const BASE = 'http://127.0.0.1:47123';
+/** When every sample request was sent (2026-05-29T08:26:40Z). */
+const SENT_AT_MS = 1_780_043_200_000;
 
 function exchange(parts: {
   method: string;
@@ -48,6 +50,7 @@ function exchange(parts: {
         }
       : {}),
     ...(parts.transportError !== undefined ? { transportError: parts.transportError } : {}),
+    startedAtMs: SENT_AT_MS,
     durationMs: parts.durationMs,
     ...(parts.operationId !== undefined ? { operationId: parts.operationId } : {}),
     curl: `curl -sS -i -X ${parts.method} '${url}' -H "Authorization: Bearer $DECISION_API_KEY"${parts.requestBody !== undefined ? ` -H 'content-type: application/json' --data-binary '${parts.requestBody}'` : ''}`,

@@ -40,6 +40,8 @@ export function proveChecks(area: string, brokenServers: BrokenServers): void {
       const result = await runOneCheck(id, asTarget(target.baseUrl));
       const expected = check.level === 'OBSERVE' ? 'observed' : 'pass';
       expect(result.status, `${result.message ?? ''}\n${result.notes.join('\n')}`).toBe(expected);
+      // A check of requests sent together passes only on a real overlap (the runner skips it otherwise).
+      if (check.concurrent) expect(result.overlap?.answeredTogether ?? 0).toBeGreaterThan(1);
     });
 
     for (const broken of brokenServers[id] ?? []) {
@@ -47,8 +49,13 @@ export function proveChecks(area: string, brokenServers: BrokenServers): void {
         const proxy = await startMutatingProxy(target.baseUrl, broken.mutation(target));
         try {
           const result = await runOneCheck(id, asTarget(proxy.baseUrl));
-          expect(result.status).toBe(check.level === 'OBSERVE' ? 'observed' : 'fail');
+          expect(result.status, `${result.message ?? ''}\n${result.notes.join('\n')}`).toBe(check.level === 'OBSERVE' ? 'observed' : 'fail');
           if (check.level !== 'OBSERVE') expect(result.message).toBeTruthy();
+          // Caught with requests that really overlapped: in flight together, and answered together.
+          if (check.concurrent) {
+            expect(result.overlap?.maxInFlight ?? 0).toBeGreaterThan(1);
+            expect(result.overlap?.answeredTogether ?? 0).toBeGreaterThan(1);
+          }
         } finally {
           await proxy.close();
         }
