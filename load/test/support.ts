@@ -54,12 +54,15 @@ export const settingsFor = (baseUrl: string, apiKey: string, settings: Record<st
 
 /**
  * A server whose latency grows with uptime: each decide waits `msPerSecond` ms for every second
- * since the mutation was made, i.e. since the proxy started (a leak that makes each request a
- * little slower).
+ * since the clock started (when the mutation was made, or at restartClock(): a test warms the
+ * path through the proxy first, then starts the leak), as a leak makes each request a little slower.
  */
-export function growingLatency(msPerSecond: number): Mutation {
-  const started = performance.now();
+export function growingLatency(msPerSecond: number): Mutation & { restartClock(): void } {
+  let started = performance.now();
   return {
+    restartClock: () => {
+      started = performance.now();
+    },
     request: async (sent) => {
       if (isOperation(sent, 'POST', '/v1/decide')) await sleep(((performance.now() - started) / 1000) * msPerSecond);
       return sent;
