@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../html.ts';
 import { dumpDom, screenshot } from './chromium.ts';
 import { decodePng } from './png.ts';
+import { sampleLoadReport } from './sample-load.ts';
 import { HOSTILE, SECRETS, sampleRunReport } from './sample-run.ts';
 
 const WIDTH = 1280;
@@ -66,5 +67,39 @@ describe('report.html in headless Chromium', () => {
     expect(dom).not.toContain(HOSTILE);
     expect(dom).toContain('&lt;/script&gt;&lt;b&gt;&amp;"\'');
     for (const secret of SECRETS) expect(dom).not.toContain(secret);
+  });
+});
+
+describe('report.html of a load run in headless Chromium', () => {
+  let dir: string;
+  let dom: string;
+  let png: Buffer;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'load-report-render-'));
+    const htmlPath = join(dir, 'report.html');
+    await writeFile(htmlPath, renderHtml(sampleLoadReport()), 'utf8');
+    await screenshot(htmlPath, join(dir, 'report.png'), WIDTH, HEIGHT);
+    png = await readFile(join(dir, 'report.png'));
+    dom = await dumpDom(htmlPath);
+  });
+
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('draws the held verdict in green, with its chart and tables', () => {
+    const image = decodePng(png);
+    expect([image.width, image.height]).toEqual([WIDTH, HEIGHT]);
+    // The banner's top border takes the verdict's colour: #1a7f37 when every threshold held.
+    expect(image.pixel(WIDTH / 2, 2)).toEqual([0x1a, 0x7f, 0x37]);
+    expect(dom).toMatch(/<svg [^>]*data-scale="linear"/);
+  });
+
+  it('has the load verdict as its headline and no conformance section in the rendered page', () => {
+    expect(/<h1 id="verdict">([^<]*)<\/h1>/.exec(dom)?.[1]).toMatch(/^Load decide-steady: every threshold held in 2 runs/);
+    expect(dom).toMatch(/<body data-script="ready">/);
+    expect([...dom.matchAll(/<section id="([^"]+)"/g)].map((match) => match[1])).toEqual(['runs', 'checks', 'latency']);
+    expect(dom).not.toContain('data-summary=');
   });
 });
