@@ -4,7 +4,7 @@
 // (it measures from its first request), so its results.json has none of those fields.
 import { redactDeep } from '../harness/redaction.ts';
 import type { ColdStartReport, LoadSection } from './load-run.ts';
-import { runBasics, type RunBasics } from './run-report.ts';
+import { runHead, runTimes, type RunBasics } from './run-report.ts';
 
 /** `decision-conformance load run`: repeats of one scenario against one server. */
 export interface LoadRunReport extends RunBasics {
@@ -32,20 +32,15 @@ export interface LoadRunFacts {
 }
 
 export function buildLoadReport(facts: LoadRunFacts): LoadRunReport {
-  const { schema_version, kit, spec, ...times } = runBasics(facts.startedAt, facts.finishedAt);
   const report: LoadRunReport = {
-    schema_version,
-    kind: 'load',
-    kit,
-    spec,
+    ...runHead('load'),
     target: { base_url: facts.target.baseUrl, embedded: facts.target.embedded, capabilities: [...facts.target.capabilities] },
-    ...times,
+    ...runTimes(facts.startedAt, facts.finishedAt),
     load: facts.load,
   };
   return redactDeep(report, facts.secrets);
 }
 
 export function buildColdStartReport(facts: { command: string; startedAt: Date; finishedAt: Date; coldStart: ColdStartReport }): ColdStartRunReport {
-  const { schema_version, kit, spec, ...times } = runBasics(facts.startedAt, facts.finishedAt);
-  return { schema_version, kind: 'cold-start', kit, spec, server: { command: facts.command }, ...times, cold_start: facts.coldStart };
+  return { ...runHead('cold-start'), server: { command: facts.command }, ...runTimes(facts.startedAt, facts.finishedAt), cold_start: facts.coldStart };
 }

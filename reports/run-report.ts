@@ -128,26 +128,20 @@ export interface RunFacts {
   secrets: readonly string[];
 }
 
-/** The kit, the spec and the times of a run, whatever its kind. */
-export function runBasics(startedAt: Date, finishedAt: Date): RunBasics {
-  return {
-    schema_version: RESULTS_SCHEMA_VERSION,
-    kit: kitIdentity,
-    spec: { version: specVersion, sha256: specSha256 },
-    started_at: startedAt.toISOString(),
-    finished_at: finishedAt.toISOString(),
-    duration_ms: milliseconds(finishedAt.getTime() - startedAt.getTime()),
-  };
+/** The first fields of every results.json: its version and kind, the kit and the spec. */
+export function runHead<K extends RunReport['kind']>(kind: K): Pick<RunBasics, 'schema_version' | 'kit' | 'spec'> & { kind: K } {
+  return { schema_version: RESULTS_SCHEMA_VERSION, kind, kit: kitIdentity, spec: { version: specVersion, sha256: specSha256 } };
+}
+
+/** When a run started and finished, and how long it took. */
+export function runTimes(startedAt: Date, finishedAt: Date): Pick<RunBasics, 'started_at' | 'finished_at' | 'duration_ms'> {
+  return { started_at: startedAt.toISOString(), finished_at: finishedAt.toISOString(), duration_ms: milliseconds(finishedAt.getTime() - startedAt.getTime()) };
 }
 
 export function buildRunReport(facts: RunFacts): ConformanceRunReport {
   const checks = facts.results.map(checkReport);
-  const { schema_version, kit, spec, ...times } = runBasics(facts.startedAt, facts.finishedAt);
   const report: ConformanceRunReport = {
-    schema_version,
-    kind: 'conformance',
-    kit,
-    spec,
+    ...runHead('conformance'),
     target: {
       base_url: facts.target.baseUrl,
       embedded: facts.target.embedded,
@@ -156,7 +150,7 @@ export function buildRunReport(facts: RunFacts): ConformanceRunReport {
     },
     seed: facts.seed,
     suites: [...facts.suites],
-    ...times,
+    ...runTimes(facts.startedAt, facts.finishedAt),
     warmup: {
       duration_ms: milliseconds(facts.warmup.durationMs),
       ok: facts.warmup.ok,
