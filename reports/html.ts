@@ -1,6 +1,7 @@
 // report.html: one self-contained page for people. Inline CSS, one small inline script admitted
 // by hash, an inline SVG chart; nothing is fetched, so it opens the same offline, from a CI
-// artifact or an e-mail. Every string from the run goes through html().
+// artifact or an e-mail. Every string from the run goes through html(). Each kind of run has its
+// own page: a conformance run's here, a load or cold-start run's in load-html.ts.
 import { exchangeHeadline, shownEvidence } from './evidence.ts';
 import { html } from './escape.ts';
 import { formatDuration, formatMs, overlapText, plural, verdictHeadline } from './format.ts';
