@@ -11,7 +11,7 @@ import { runLoad } from '../load/run.ts';
 import { SCENARIOS, isScenarioName } from '../load/runner/definition.ts';
 import type { LoadRun, LoadSection } from '../reports/load-run.ts';
 import { loadVerdict } from '../reports/load-section.ts';
-import { buildRunReport } from '../reports/run-report.ts';
+import { buildColdStartReport, buildLoadReport } from '../reports/load-report.ts';
 import { defaultReportDir, writeReports, REPORT_FILES } from '../reports/write.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { parseCapabilities, parseReferenceProfile } from './args.ts';
@@ -136,14 +136,10 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   } finally {
     await embedded?.stop();
   }
-  const report = buildRunReport({
-    results: [],
-    target: { baseUrl: target.baseUrl, capabilities: new Set(capabilities), hasSecondKey: false, embedded: embedded !== undefined },
-    seed: 0,
-    suites: ['load'],
+  const report = buildLoadReport({
+    target: { baseUrl: target.baseUrl, embedded: embedded !== undefined, capabilities },
     startedAt,
     finishedAt: new Date(),
-    warmup: { durationMs: 0, ok: true, message: 'no warm-up: a load run measures from its first request' },
     secrets: [target.apiKey],
     load,
   });
@@ -195,7 +191,7 @@ async function generator(values: { k6?: unknown; node?: unknown }, env: NodeJS.P
  */
 function targetClaims(values: Record<string, unknown>, baseUrl: string | undefined) {
   const fromResults = values['from-results'] as string | undefined;
-  const learned = fromResults === undefined ? { notes: [] } : learnFromResults((readResultsFile(fromResults, 'from-results').parsed ?? {}) as ConformanceResults);
+  const learned = fromResults === undefined ? { notes: [] } : learnFromResults(conformanceResults(fromResults));
   try {
     const given = values.capabilities as string | undefined;
     const capabilities = parseCapabilities(given ?? learned.capabilities?.join(','));
@@ -206,6 +202,14 @@ function targetClaims(values: Record<string, unknown>, baseUrl: string | undefin
   } catch (error) {
     throw new LoadUsageError((error as Error).message);
   }
+}
+
+/** --from-results: a conformance run's results.json (or one written before runs had a kind). */
+function conformanceResults(path: string): ConformanceResults {
+  const { file, parsed } = readResultsFile(path, 'from-results');
+  const kind = (parsed as { kind?: unknown } | null)?.kind;
+  if (kind !== undefined && kind !== 'conformance') throw new LoadUsageError(`--from-results ${file} holds a ${String(kind)} run; it takes a conformance run's results`);
+  return (parsed ?? {}) as ConformanceResults;
 }
 
 /** The parsed results.json of a report folder (or given directly); a usage error naming the flag when it cannot be read. */
@@ -223,10 +227,11 @@ function readResultsFile(path: string, flag: string): { file: string; parsed: un
   }
 }
 
-/** The load section of a report folder (or of a results.json given directly). */
+/** The load section of a report folder (or of a results.json given directly): a load run's, or one written before runs had a kind. */
 export function readLoadSection(path: string, flag: string): LoadSection {
   const { file, parsed } = readResultsFile(path, flag);
-  const load = (parsed as { load?: LoadSection }).load;
+  const { kind, load } = parsed as { kind?: string; load?: LoadSection };
+  if (kind !== undefined && kind !== 'load') throw new LoadUsageError(`--${flag} ${file} holds a ${kind} run, not a load run (write one with "load run")`);
   if (!load || !Array.isArray(load.runs) || load.runs.length === 0) throw new LoadUsageError(`--${flag} ${file} has no load runs (write one with "load run")`);
   return load;
 }
@@ -327,18 +332,7 @@ async function loadColdStart(argv: string[], out: Write): Promise<number> {
     out(`cold start failed: ${(error as Error).message}\n`);
     return 1;
   }
-  const load: LoadSection = { scenario: 'cold-start', runs: [], cold_start: coldStart };
-  const report = buildRunReport({
-    results: [],
-    target: { baseUrl: 'spawned reference server (npm run serve)', capabilities: new Set(), hasSecondKey: false, embedded: true },
-    seed: 0,
-    suites: ['load'],
-    startedAt,
-    finishedAt: new Date(),
-    warmup: { durationMs: 0, ok: true, message: 'no warm-up: a cold-start run measures the first request' },
-    secrets: [],
-    load,
-  });
+  const report = buildColdStartReport({ command: 'npm run serve', startedAt, finishedAt: new Date(), coldStart });
   const dir = (values['report-dir'] as string | undefined) ?? defaultReportDir(startedAt);
   await writeReports(report, dir);
   out(`cold start: spawn -> listening median ${coldStart.spawn_to_listening_ms.median} ms (max ${coldStart.spawn_to_listening_ms.max}); spawn -> first decide median ${coldStart.spawn_to_first_decide_ms.median} ms (max ${coldStart.spawn_to_first_decide_ms.max}); allowance ${coldStart.allowance_ms} ms: ${coldStart.within_allowance ? 'within' : 'EXCEEDED'}; reports in ${dir}\n`);

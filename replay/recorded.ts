@@ -42,8 +42,12 @@ export function readRecordedExchanges(file: string): RecordedExchange[] {
   } catch (error) {
     throw new UnreadableResults(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`);
   }
-  if (!isObject(parsed) || parsed.schema_version !== 1 || !Array.isArray(parsed.checks)) {
-    throw new UnreadableResults(`${file} is not a results.json of the kit (schema_version 1 with checks)`);
+  // Version 2 added the run's kind; a conformance run's exchanges are where version 1 had them.
+  if (isObject(parsed) && parsed.schema_version === 2 && parsed.kind !== 'conformance') {
+    throw new UnreadableResults(`${file} holds a ${String(parsed.kind)} run: replay reads the exchanges of a conformance run`);
+  }
+  if (!isObject(parsed) || (parsed.schema_version !== 1 && parsed.schema_version !== 2) || !Array.isArray(parsed.checks)) {
+    throw new UnreadableResults(`${file} is not a results.json of the kit (schema_version 1 or 2 with checks)`);
   }
   const exchanges: RecordedExchange[] = [];
   for (const check of parsed.checks) {

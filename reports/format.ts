@@ -1,5 +1,5 @@
 // Numbers and words shared by the renderers, so that every report says the same thing the same way.
-import type { OverlapReport, RunReport, Verdict } from './run-report.ts';
+import type { OverlapReport, RunSummary, Verdict } from './run-report.ts';
 
 /** A duration for people: "840 ms", "12.4 s", "3 min 05 s". */
 export function formatDuration(ms: number): string {
@@ -24,7 +24,7 @@ export function plural(count: number, noun: string): string {
 }
 
 /** The headline of a run, in words. */
-export function verdictHeadline(verdict: Verdict, summary: RunReport['summary']): string {
+export function verdictHeadline(verdict: Verdict, summary: RunSummary): string {
   const shouldFailed = summary.fail - summary.must_failed;
   switch (verdict) {
     case 'fail':

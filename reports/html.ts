@@ -1,81 +1,72 @@
 // report.html: one self-contained page for people. Inline CSS, one small inline script admitted
 // by hash, an inline SVG chart; nothing is fetched, so it opens the same offline, from a CI
-// artifact or an e-mail. Every string from the run goes through html().
-import { createHash } from 'node:crypto';
+// artifact or an e-mail. Every string from the run goes through html(). Each kind of run has its
+// own page: a conformance run's here, a load or cold-start run's in load-html.ts.
 import { exchangeHeadline, shownEvidence } from './evidence.ts';
 import { html } from './escape.ts';
-import { formatDuration, formatMs, overlapText, plural, shortSha, verdictHeadline } from './format.ts';
-import { REPORT_SCRIPT } from './html-script.ts';
-import { REPORT_STYLE } from './html-style.ts';
+import { formatDuration, formatMs, overlapText, plural, verdictHeadline } from './format.ts';
+import { htmlPage, specFact, startedText } from './html-page.ts';
 import { latencyChart } from './latency-chart.ts';
 import { hasMeaningfulP99, P99_MIN_RESPONSES } from './latency.ts';
-import { loadSectionHtml } from './load-section.ts';
-import { checksByArea, summarize, verdictOf, type CheckReport, type EvidenceReport, type RunReport, type RunSummary } from './run-report.ts';
+import { coldStartRunHtml, loadRunHtml } from './load-html.ts';
+import { checksByArea, summarize, verdictOf, type CheckReport, type ConformanceRunReport, type EvidenceReport, type RunReport, type RunSummary } from './run-report.ts';
 
 const STATUS_LABEL: Record<CheckReport['status'], string> = { pass: 'pass', fail: 'fail', skip: 'skipped', observed: 'observed' };
 
 export function renderHtml(report: RunReport): string {
+  switch (report.kind) {
+    case 'conformance':
+      return conformanceHtml(report);
+    case 'load':
+      return loadRunHtml(report);
+    case 'cold-start':
+      return coldStartRunHtml(report);
+  }
+}
+
+function conformanceHtml(report: ConformanceRunReport): string {
   const verdict = verdictOf(report.summary);
   const failures = [...report.checks.filter((c) => c.status === 'fail' && c.level === 'MUST'), ...report.checks.filter((c) => c.status === 'fail' && c.level !== 'MUST')];
   const observations = report.checks.filter((check) => check.level === 'OBSERVE');
   const skipped = report.checks.filter((check) => check.status === 'skip');
-  const scriptHash = createHash('sha256').update(REPORT_SCRIPT).digest('base64');
-  // Built from constants only (no run data), so it goes into the attribute as is.
-  const policy = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; img-src data:; base-uri 'none'; form-action 'none'`;
-  const title = `${verdict === 'fail' ? 'FAILED' : verdict === 'warn' ? 'PASSED with warnings' : verdict === 'pass' ? 'PASSED' : 'NOTHING RAN'}: Decision Service conformance, ${report.target.base_url}`;
-
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${policy}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${html(title)}</title>
-<style>${REPORT_STYLE}</style>
-</head>
-<body>
-${banner(report, verdict)}
-<nav class="toc wrap" aria-label="Sections">
-${report.load ? '<a href="#load">Load</a>' : ''}<a href="#summary">Summary</a><a href="#areas">Areas</a>${report.overlap_by_area ? '<a href="#overlap">Overlap</a>' : ''}<a href="#failures">Failures (${failures.length})</a><a href="#open-points">Open points (${observations.length})</a><a href="#skipped">Skipped (${skipped.length})</a><a href="#latency">Latency</a><a href="#all-checks">All checks (${report.checks.length})</a>
-</nav>
-<main class="wrap">
-${report.load ? loadSectionHtml(report.load) : ''}
-${summarySection(report.summary)}
+  const { target, warmup } = report;
+  return htmlPage(report, {
+    title: `${verdict === 'fail' ? 'FAILED' : verdict === 'warn' ? 'PASSED with warnings' : verdict === 'pass' ? 'PASSED' : 'NOTHING RAN'}: Decision Service conformance, ${target.base_url}`,
+    verdict,
+    eyebrow: 'Decision Service conformance report',
+    headline: verdictHeadline(verdict, report.summary),
+    facts: [
+      { label: 'Target', value: `<code>${html(target.base_url)}</code>`, sub: target.embedded ? "the kit's embedded reference server" : 'an external server' },
+      { label: 'Capabilities claimed', value: html(target.capabilities.join(', ') || 'none'), sub: target.second_key ? 'second project key given' : 'no second project key: isolation checks skipped' },
+      specFact(report),
+      { label: 'Kit', value: `${html(report.kit.name)} ${html(report.kit.version)}`, sub: `suites: ${html(report.suites.join(', ') || 'none')}` },
+      { label: 'Started', value: html(startedText(report.started_at)), sub: `seed ${html(report.seed)}` },
+      { label: 'Duration', value: html(formatDuration(report.duration_ms)), sub: `${html(plural(report.summary.total, 'check'))}` },
+      {
+        label: 'Warm-up',
+        value: warmup.ok ? `ok in ${html(formatDuration(warmup.duration_ms))}` : `<strong class="bad-text">failed</strong> after ${html(formatDuration(warmup.duration_ms))}`,
+        ...(warmup.message !== undefined ? { sub: html(warmup.message) } : {}),
+      },
+    ],
+    sections: [
+      ['summary', 'Summary'],
+      ['areas', 'Areas'],
+      ...(report.overlap_by_area ? [['overlap', 'Overlap'] as [string, string]] : []),
+      ['failures', `Failures (${failures.length})`],
+      ['open-points', `Open points (${observations.length})`],
+      ['skipped', `Skipped (${skipped.length})`],
+      ['latency', 'Latency'],
+      ['all-checks', `All checks (${report.checks.length})`],
+    ],
+    main: `${summarySection(report.summary)}
 ${areasSection(report.checks)}
 ${overlapSection(report)}
 ${failuresSection(failures)}
 ${openPointsSection(report, observations)}
 ${skippedSection(skipped)}
 ${latencySection(report)}
-${allChecksSection(report.checks)}
-</main>
-<footer class="wrap">Written by ${html(report.kit.name)} ${html(report.kit.version)} at ${html(report.finished_at)}. For machines: <code>results.json</code> (schema version ${report.schema_version}) and <code>junit.xml</code>, written beside this file.</footer>
-<script>${REPORT_SCRIPT}</script>
-</body>
-</html>
-`;
-}
-
-function banner(report: RunReport, verdict: ReturnType<typeof verdictOf>): string {
-  const { target, warmup } = report;
-  const fact = (label: string, value: string, sub?: string) =>
-    `<div><dt>${html(label)}</dt><dd>${value}${sub !== undefined ? `<div class="sub">${sub}</div>` : ''}</dd></div>`;
-  return `<header class="banner verdict-${verdict}">
-<div class="wrap">
-<p class="eyebrow">Decision Service conformance report</p>
-<h1 id="verdict">${html(verdictHeadline(verdict, report.summary))}</h1>
-<dl class="facts">
-${fact('Target', `<code>${html(target.base_url)}</code>`, target.embedded ? "the kit's embedded reference server" : 'an external server')}
-${fact('Capabilities claimed', html(target.capabilities.join(', ') || 'none'), target.second_key ? 'second project key given' : 'no second project key: isolation checks skipped')}
-${fact('Spec', `version ${html(report.spec.version)}`, `sha256 <code title="${html(report.spec.sha256)}">${html(shortSha(report.spec.sha256))}</code>`)}
-${fact('Kit', `${html(report.kit.name)} ${html(report.kit.version)}`, `suites: ${html(report.suites.join(', ') || 'none')}`)}
-${fact('Started', html(report.started_at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC')), `seed ${html(report.seed)}`)}
-${fact('Duration', html(formatDuration(report.duration_ms)), `${html(plural(report.summary.total, 'check'))}`)}
-${fact('Warm-up', warmup.ok ? `ok in ${html(formatDuration(warmup.duration_ms))}` : `<strong class="bad-text">failed</strong> after ${html(formatDuration(warmup.duration_ms))}`, warmup.message !== undefined ? html(warmup.message) : undefined)}
-</dl>
-</div>
-</header>`;
+${allChecksSection(report.checks)}`,
+  });
 }
 
 function summarySection(summary: RunSummary): string {
@@ -131,7 +122,7 @@ ${rows.join('\n')}
 }
 
 /** For the checks that send requests together: how many were in flight, and answered, together. */
-function overlapSection(report: RunReport): string {
+function overlapSection(report: ConformanceRunReport): string {
   const areas = Object.entries(report.overlap_by_area ?? {});
   if (areas.length === 0) return '';
   const rows = report.checks
@@ -199,7 +190,7 @@ function httpMessageText(startLine: string, headers: Record<string, string>, bod
   return lines.join('\n');
 }
 
-function openPointsSection(report: RunReport, observations: CheckReport[]): string {
+function openPointsSection(report: ConformanceRunReport, observations: CheckReport[]): string {
   const openPoints = new Map(report.open_points.map((point) => [point.id, point]));
   const rows = observations.map((check) => {
     const point = check.open_point !== undefined ? openPoints.get(check.open_point) : undefined;
@@ -242,7 +233,7 @@ ${body}
 </section>`;
 }
 
-function latencySection(report: RunReport): string {
+function latencySection(report: ConformanceRunReport): string {
   const operations = Object.entries(report.latency);
   const body =
     operations.length === 0 ? '<p class="empty">No response was timed in this run.</p>'

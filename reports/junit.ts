@@ -3,10 +3,21 @@
 // type and in the test case's properties, since the name is fixed to `${id} ${title}`.
 import { exchangeAsText, exchangeHeadline, shownEvidence } from './evidence.ts';
 import { xmlAttr, xmlText } from './escape.ts';
-import { loadJunit } from './load-section.ts';
-import { checksByArea, summarize, type CheckReport, type RunReport } from './run-report.ts';
+import { coldStartJunit, loadJunit, type JunitSuite } from './load-section.ts';
+import { checksByArea, summarize, type CheckReport, type ConformanceRunReport, type RunReport } from './run-report.ts';
 
 export function renderJunit(report: RunReport): string {
+  switch (report.kind) {
+    case 'conformance':
+      return conformanceJunit(report);
+    case 'load':
+      return junitDocument(report, `${report.kit.name} ${report.kit.version} load ${report.load.scenario} against ${report.target.base_url}`, loadJunit(report.load));
+    case 'cold-start':
+      return junitDocument(report, `${report.kit.name} ${report.kit.version} cold start of ${report.server.command}`, coldStartJunit(report.cold_start));
+  }
+}
+
+function conformanceJunit(report: ConformanceRunReport): string {
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     element('testsuites', {
@@ -20,12 +31,22 @@ export function renderJunit(report: RunReport): string {
     }),
   ];
   for (const [area, checks] of checksByArea(report.checks)) lines.push(...testsuite(report, area, checks));
-  if (report.load) lines.push(...loadJunit(report.load));
   lines.push('</testsuites>', '');
   return lines.join('\n');
 }
 
-function testsuite(report: RunReport, area: string, checks: CheckReport[]): string[] {
+/** A load or cold-start run: its one test suite, with the suite's counts on the root element too. */
+function junitDocument(report: RunReport, name: string, suite: JunitSuite): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    element('testsuites', { name, tests: suite.tests, failures: suite.failures, errors: 0, skipped: 0, time: seconds(report.duration_ms), timestamp: report.started_at }),
+    ...suite.lines,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function testsuite(report: ConformanceRunReport, area: string, checks: CheckReport[]): string[] {
   const summary = summarize(checks);
   return [
     `  ${element('testsuite', {
@@ -45,7 +66,7 @@ function testsuite(report: RunReport, area: string, checks: CheckReport[]): stri
   ];
 }
 
-function runProperties(report: RunReport): Array<[string, string]> {
+function runProperties(report: ConformanceRunReport): Array<[string, string]> {
   return [
     ['kit.version', report.kit.version],
     ['spec.version', report.spec.version],

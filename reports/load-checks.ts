@@ -4,7 +4,7 @@
 import { html, markdownCode, markdownInline } from './escape.ts';
 import type { LoadCheck, LoadSection } from './load-run.ts';
 
-export interface FailedLoadCheck {
+export interface LoadCheckOverRuns {
   name: string;
   rule?: string;
   fails: number;
@@ -12,9 +12,9 @@ export interface FailedLoadCheck {
   example?: LoadCheck['example'];
 }
 
-/** Failed checks over every run of the section, the first example kept, most failures first. */
-export function failedLoadChecks(load: LoadSection): FailedLoadCheck[] {
-  const byName = new Map<string, FailedLoadCheck>();
+/** Every check over every run of the section, in the order the runs name them, the first example of a failure kept. */
+export function loadChecksOverRuns(load: LoadSection): LoadCheckOverRuns[] {
+  const byName = new Map<string, LoadCheckOverRuns>();
   for (const check of load.runs.flatMap((run) => run.checks)) {
     const entry = byName.get(check.name) ?? { name: check.name, ...(check.rule ? { rule: check.rule } : {}), fails: 0, judged: 0 };
     entry.fails += check.fails;
@@ -22,7 +22,12 @@ export function failedLoadChecks(load: LoadSection): FailedLoadCheck[] {
     if (!entry.example && check.example) entry.example = check.example;
     byName.set(check.name, entry);
   }
-  return [...byName.values()].filter((entry) => entry.fails > 0).sort((a, b) => b.fails - a.fails);
+  return [...byName.values()];
+}
+
+/** Failed checks over every run of the section, the first example kept, most failures first. */
+export function failedLoadChecks(load: LoadSection): LoadCheckOverRuns[] {
+  return loadChecksOverRuns(load).filter((entry) => entry.fails > 0).sort((a, b) => b.fails - a.fails);
 }
 
 /** "every response validated", or the stated sample; undefined for runs written before validation existed. */
@@ -54,7 +59,24 @@ export function loadChecksHtml(load: LoadSection): string {
     return `<li><strong><code>${html(check.name)}</code></strong> failed ${check.fails} of ${check.judged}${check.rule ? ` — ${html(check.rule)}` : ''}${example}</li>`;
   });
   const list = failed.length > 0 ? `<h3>Failed checks by rule</h3><ul class="load-failed-checks">${items.join('\n')}</ul>` : '';
-  return `${notes.join('\n')}${list}`;
+  return `${notes.join('\n')}${list}${checksTable(load)}`;
+}
+
+/** Every check of the runs with its rule, held and failed counts: what was judged, not only what failed. */
+function checksTable(load: LoadSection): string {
+  const checks = loadChecksOverRuns(load);
+  if (checks.length === 0) return '<p class="empty">The runs judged no response.</p>';
+  const rows = checks.map(
+    (check) =>
+      `<tr><td><span class="pill ${check.fails > 0 ? 'fail' : 'pass'}">${check.fails > 0 ? 'failed' : 'held'}</span></td><td class="nowrap"><code>${html(check.name)}</code></td><td class="text">${check.rule !== undefined ? html(check.rule) : '<span class="muted">no rule recorded</span>'}</td><td class="num">${check.judged - check.fails}</td><td class="num${check.fails > 0 ? ' bad' : ''}">${check.fails}</td></tr>`,
+  );
+  return `<h3>Checks by rule (all runs)</h3>
+<table>
+<thead><tr><th>Outcome</th><th>Check</th><th>Rule</th><th class="num">Held</th><th class="num">Failed</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>`;
 }
 
 export function loadChecksMarkdown(load: LoadSection): string[] {

@@ -74,8 +74,6 @@ export interface LoadSection {
   scenario: string;
   /** Each repeat of the scenario, in order. Comparisons use them all: one run is one noisy number. */
   runs: LoadRun[];
-  /** Set when the run measured cold start rather than load. */
-  cold_start?: ColdStartReport;
   /** First and last windows of the first run compared (soak; its verdicts are among each run's thresholds). */
   drift?: LoadDrift;
 }
@@ -94,6 +92,7 @@ export interface LoadDrift {
   rss_growth_bytes?: number;
 }
 
+/** Spawns of the bundled reference server, timed (load cold-start; load/cold-start.ts). */
 export interface ColdStartReport {
   runs: number;
   allowance_ms: number;

@@ -1,15 +1,14 @@
-// The load part of the reports: its verdict, the runs, latency percentiles over time (inline
-// SVG, on a log scale when outliers would flatten the chart), soak drift and cold start; the
-// JUnit test cases (one per threshold of each run) and the summary.md lines.
-import { html, markdownCode, markdownInline, xmlAttr, xmlText } from './escape.ts';
-import { formatMs } from './format.ts';
+// The parts of a load run's reports: its verdict, the runs, latency percentiles over time (inline
+// SVG, on a log scale when outliers would flatten the chart), soak drift; a cold-start run's
+// spawns; the JUnit test cases (one per threshold of each run, one per spawn) and the summary.md lines.
+import { html, markdownCode, xmlAttr, xmlText } from './escape.ts';
+import { formatMs, plural } from './format.ts';
 import { loadChecksHtml, loadChecksMarkdown } from './load-checks.ts';
-import type { LoadRun, LoadSection, LoadTimelineWindow } from './load-run.ts';
+import type { ColdStartReport, LoadRun, LoadSection, LoadTimelineWindow } from './load-run.ts';
 
-/** pass when every threshold of every run held (and cold starts stayed within the allowance). */
+/** pass when every threshold of every run held. */
 export function loadVerdict(load: LoadSection): 'pass' | 'fail' {
-  const runsPassed = load.runs.every((run) => run.passed);
-  return runsPassed && (load.cold_start?.within_allowance ?? true) ? 'pass' : 'fail';
+  return load.runs.length > 0 && load.runs.every((run) => run.passed) ? 'pass' : 'fail';
 }
 
 export function loadHeadline(load: LoadSection): string {
@@ -17,9 +16,16 @@ export function loadHeadline(load: LoadSection): string {
   const generator = load.runs[0]?.generator;
   const method = load.runs[0]?.percentile_method;
   const by = generator ? ` (${generator.name} ${generator.version}${method ? `; ${method} percentiles` : ''})` : '';
-  if (loadVerdict(load) === 'pass') return `Load ${load.scenario}: every threshold held in ${load.runs.length} run${load.runs.length === 1 ? '' : 's'}${by}`;
-  if (load.cold_start && !load.cold_start.within_allowance) return `Load ${load.scenario}: a cold start exceeded the ${formatMs(load.cold_start.allowance_ms)} allowance`;
+  if (loadVerdict(load) === 'pass') return `Load ${load.scenario}: every threshold held in ${plural(load.runs.length, 'run')}${by}`;
   return `Load ${load.scenario}: thresholds missed in ${missed} of ${load.runs.length} runs${by}`;
+}
+
+/** The headline of a cold-start run. */
+export function coldStartHeadline(cold: ColdStartReport): string {
+  const allowance = formatMs(cold.allowance_ms);
+  return cold.within_allowance
+    ? `Cold start: every spawn answered its first decide within the ${allowance} allowance (${plural(cold.runs, 'spawn')}; slowest ${formatMs(cold.spawn_to_first_decide_ms.max)})`
+    : `Cold start: ALLOWANCE EXCEEDED, a spawn took ${formatMs(cold.spawn_to_first_decide_ms.max)} to its first decide (allowance ${allowance}; ${plural(cold.runs, 'spawn')})`;
 }
 
 const percent = (rate: number) => `${(rate * 100).toFixed(2)} %`;
@@ -37,8 +43,8 @@ export function loadSectionHtml(load: LoadSection): string {
         .map(([name, stats]) => `<tr><td><code>${html(name)}</code></td><td class="num">${first.requests_by_name[name] ?? stats.count}</td><td class="num">${html(formatMs(stats.p50_ms))}</td><td class="num">${html(formatMs(stats.p95_ms))}</td><td class="num">${html(formatMs(stats.p99_ms))}</td><td class="num">${html(formatMs(stats.max_ms))}</td></tr>`)
         .join('\n')
     : '';
-  return `<section id="load">
-<h2>${html(loadHeadline(load))}</h2>
+  return `<section id="runs">
+<h2>Runs</h2>
 <p class="lead">${html(first?.description ?? '')}. Verdict: <span class="pill ${verdict}">${verdict === 'pass' ? 'thresholds held' : 'thresholds missed'}</span></p>
 <table>
 <thead><tr><th class="num">Run</th><th>Generator</th><th class="num">Requests</th><th class="num">req/s</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th><th class="num">Errors</th><th class="num">Checks</th><th>Thresholds</th></tr></thead>
@@ -46,8 +52,13 @@ export function loadSectionHtml(load: LoadSection): string {
 ${rows.join('\n')}
 </tbody>
 </table>
+</section>
+<section id="checks">
+<h2>Response checks</h2>
 ${loadChecksHtml(load)}
-${first ? `<h3>Latency by request (run 1)</h3>
+</section>
+${first ? `<section id="latency">
+<h2>Latency by request (run 1)</h2>
 <table>
 <thead><tr><th>Request</th><th class="num">Count</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th><th class="num">max</th></tr></thead>
 <tbody>
@@ -55,11 +66,10 @@ ${perName}
 </tbody>
 </table>
 <h3>Latency over time (run 1)</h3>
-${timelineChart(first.timeline)}` : ''}
-${first && idleLine(first) ? `<h3>After idling</h3><p>${html(idleLine(first)!)}</p>` : ''}
-${driftHtml(load)}
-${coldStartHtml(load)}
-</section>`;
+${timelineChart(first.timeline)}
+${idleLine(first) ? `<h3>After idling</h3><p>${html(idleLine(first)!)}</p>` : ''}
+</section>` : ''}
+${driftHtml(load)}`;
 }
 
 /** The cold-start scenario's first and after-idle calls beside the steady p50 (external targets' cold start). */
@@ -78,17 +88,34 @@ function driftHtml(load: LoadSection): string {
   const memory = drift.rss_growth_bytes !== undefined ? `; server memory ${mebibytes(drift.rss_first_bytes!)} → ${mebibytes(drift.rss_last_bytes!)} (${drift.rss_growth_bytes >= 0 ? '+' : ''}${mebibytes(drift.rss_growth_bytes)})` : '; server memory not visible from the kit (external target)';
   const p99 = drift.first_window_p99_ms !== undefined && drift.last_window_p99_ms !== undefined ? `; p99 ${formatMs(drift.first_window_p99_ms)} → ${formatMs(drift.last_window_p99_ms)} (windows of ${drift.first_window_count} and ${drift.last_window_count} requests; judged from 368 each)` : '';
   const verdicts = (load.runs[0]?.thresholds ?? []).filter((threshold) => threshold.metric.startsWith('drift')).map((threshold) => `${threshold.metric} ${threshold.condition}: ${threshold.ok ? 'held' : 'MISSED'}`);
-  return `<h3>Drift</h3><p>p50 of the first window ${html(formatMs(drift.first_window_p50_ms))}, of the last ${html(formatMs(drift.last_window_p50_ms))} (× ${html(drift.p50_ratio)})${html(p99)}${html(memory)}.${verdicts.length > 0 ? ` Verdict (run 1): ${html(verdicts.join('; '))}.` : ''}</p>`;
+  return `<section id="drift"><h2>Drift</h2><p>p50 of the first window ${html(formatMs(drift.first_window_p50_ms))}, of the last ${html(formatMs(drift.last_window_p50_ms))} (× ${html(drift.p50_ratio)})${html(p99)}${html(memory)}.${verdicts.length > 0 ? ` Verdict (run 1): ${html(verdicts.join('; '))}.` : ''}</p></section>`;
 }
 
-function coldStartHtml(load: LoadSection): string {
-  const cold = load.cold_start;
-  if (!cold) return '';
-  return `<h3>Cold start of the bundled server (${cold.runs} spawns)</h3>
+/** The spawns of a cold-start run: median and max, then every spawn. */
+export function coldStartHtml(cold: ColdStartReport): string {
+  const spawns = cold.spawn_to_first_decide_ms.values.map((firstDecide, index) => {
+    const listening = cold.spawn_to_listening_ms.values[index];
+    const within = firstDecide <= cold.allowance_ms;
+    return `<tr><td class="num">${index + 1}</td><td class="num">${listening !== undefined ? html(formatMs(listening)) : '-'}</td><td class="num">${html(formatMs(firstDecide))}</td><td>${within ? '<span class="pill pass">within</span>' : '<span class="pill fail">exceeded</span>'}</td></tr>`;
+  });
+  return `<section id="cold-start">
+<h2>Cold start of the bundled server (${html(plural(cold.runs, 'spawn'))})</h2>
 <table><thead><tr><th>From spawn to</th><th class="num">median</th><th class="num">max</th><th class="num">allowance</th></tr></thead><tbody>
 <tr><td>listening</td><td class="num">${html(formatMs(cold.spawn_to_listening_ms.median))}</td><td class="num">${html(formatMs(cold.spawn_to_listening_ms.max))}</td><td class="num"></td></tr>
 <tr><td>first successful decide</td><td class="num">${html(formatMs(cold.spawn_to_first_decide_ms.median))}</td><td class="num">${html(formatMs(cold.spawn_to_first_decide_ms.max))}</td><td class="num">${html(formatMs(cold.allowance_ms))}</td></tr>
-</tbody></table>`;
+</tbody></table>
+<h3>Each spawn</h3>
+<table><thead><tr><th class="num">Spawn</th><th class="num">listening</th><th class="num">first decide</th><th>Allowance</th></tr></thead><tbody>
+${spawns.join('\n')}
+</tbody></table>
+</section>`;
+}
+
+/** The line of summary.md under a cold-start run's headline. */
+export function coldStartMarkdown(cold: ColdStartReport): string[] {
+  return [
+    `Spawn to listening: median ${formatMs(cold.spawn_to_listening_ms.median)}, max ${formatMs(cold.spawn_to_listening_ms.max)}. Spawn to first successful decide: median ${formatMs(cold.spawn_to_first_decide_ms.median)}, max ${formatMs(cold.spawn_to_first_decide_ms.max)} (allowance ${formatMs(cold.allowance_ms)}).`,
+  ];
 }
 
 const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -149,12 +176,19 @@ function linearTicks(max: number): number[] {
   return ticks;
 }
 
+/** One <testsuite> of junit.xml, with its counts. */
+export interface JunitSuite {
+  tests: number;
+  failures: number;
+  lines: string[];
+}
+
 /** One <testsuite> "load": a test case per threshold of each run, failing when it was missed. */
-export function loadJunit(load: LoadSection): string[] {
+export function loadJunit(load: LoadSection): JunitSuite {
   const cases = load.runs.flatMap((run, index) => run.thresholds.map((threshold) => ({ run, index, threshold })));
   const failures = cases.filter((entry) => !entry.threshold.ok).length;
   const time = (load.runs.reduce((sum, run) => sum + run.duration_ms, 0) / 1000).toFixed(3);
-  return [
+  const lines = [
     `  <testsuite name="${xmlAttr(`load ${load.scenario}`)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0" time="${time}">`,
     ...cases.map(({ run, index, threshold }) => {
       const name = xmlAttr(`run ${index + 1}: ${threshold.metric} ${threshold.condition}`);
@@ -165,11 +199,31 @@ export function loadJunit(load: LoadSection): string[] {
     }),
     '  </testsuite>',
   ];
+  return { tests: cases.length, failures, lines };
 }
 
-/** A few lines for summary.md. */
+/** One <testsuite> "cold start": a test case per spawn, failing when its first decide came after the allowance. */
+export function coldStartJunit(cold: ColdStartReport): JunitSuite {
+  const values = cold.spawn_to_first_decide_ms.values;
+  const failures = values.filter((ms) => ms > cold.allowance_ms).length;
+  const time = (values.reduce((sum, ms) => sum + ms, 0) / 1000).toFixed(3);
+  const lines = [
+    `  <testsuite name="cold start" tests="${values.length}" failures="${failures}" errors="0" skipped="0" time="${time}">`,
+    ...values.map((ms, index) => {
+      const name = xmlAttr(`spawn ${index + 1}: first decide within ${formatMs(cold.allowance_ms)}`);
+      const seconds = (ms / 1000).toFixed(3);
+      return ms <= cold.allowance_ms
+        ? `    <testcase name="${name}" classname="cold-start" time="${seconds}"/>`
+        : `    <testcase name="${name}" classname="cold-start" time="${seconds}"><failure type="allowance" message="${xmlAttr(`first decide after ${formatMs(ms)}, allowance ${formatMs(cold.allowance_ms)}`)}"/></testcase>`;
+    }),
+    '  </testsuite>',
+  ];
+  return { tests: values.length, failures, lines };
+}
+
+/** The lines of summary.md under its headline: one row per run, checks, after-idle and drift. */
 export function loadMarkdown(load: LoadSection): string[] {
-  const lines = ['', `### ${loadVerdict(load) === 'pass' ? '✅' : '❌'} ${markdownInline(loadHeadline(load))}`, '', '| Run | req/s | p50 | p95 | p99 | errors | thresholds |', '| ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
+  const lines = ['| Run | req/s | p50 | p95 | p99 | errors | thresholds |', '| ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
   load.runs.forEach((run: LoadRun, index) => {
     const all = run.latency.all;
     lines.push(`| ${index + 1} | ${run.throughput_rps} | ${all ? formatMs(all.p50_ms) : '-'} | ${all ? formatMs(all.p95_ms) : '-'} | ${all ? formatMs(all.p99_ms) : '-'} | ${percent(run.error_rate)} | ${run.passed ? 'held' : `missed: ${run.thresholds.filter((t) => !t.ok).map((t) => markdownCode(`${t.metric} ${t.condition}`)).join(', ')}`} |`);
@@ -177,7 +231,6 @@ export function loadMarkdown(load: LoadSection): string[] {
   lines.push(...loadChecksMarkdown(load));
   const idle = load.runs[0] ? idleLine(load.runs[0]) : undefined;
   if (idle) lines.push('', `Cold start of the target: ${idle}.`);
-  if (load.cold_start) lines.push('', `Cold start (${load.cold_start.runs} spawns): first decide median ${formatMs(load.cold_start.spawn_to_first_decide_ms.median)}, max ${formatMs(load.cold_start.spawn_to_first_decide_ms.max)} (allowance ${formatMs(load.cold_start.allowance_ms)}).`);
   if (load.drift) lines.push('', `Drift: p50 × ${load.drift.p50_ratio} from first to last window${load.drift.rss_growth_bytes !== undefined ? `; memory ${load.drift.rss_growth_bytes >= 0 ? '+' : ''}${mebibytes(load.drift.rss_growth_bytes)}` : ''}.`);
   return lines;
 }

@@ -3,8 +3,9 @@
 // under 60 lines whatever the run, and points to report.html for the rest.
 import { markdownCode, markdownInline } from './escape.ts';
 import { firstLine, formatDuration, overlapText, shortSha, verdictHeadline } from './format.ts';
-import { loadMarkdown } from './load-section.ts';
-import { verdictOf, type CheckReport, type RunReport, type Verdict } from './run-report.ts';
+import type { ColdStartRunReport, LoadRunReport } from './load-report.ts';
+import { coldStartHeadline, coldStartMarkdown, loadHeadline, loadMarkdown, loadVerdict } from './load-section.ts';
+import { verdictOf, type CheckReport, type ConformanceRunReport, type RunBasics, type RunReport, type Verdict } from './run-report.ts';
 
 const MUST_LISTED = 20;
 const SHOULD_LISTED = 8;
@@ -12,6 +13,17 @@ const SHOULD_LISTED = 8;
 const VERDICT_MARK: Record<Verdict, string> = { fail: '❌', warn: '⚠️', pass: '✅', empty: '⚪' };
 
 export function renderMarkdown(report: RunReport): string {
+  switch (report.kind) {
+    case 'conformance':
+      return conformanceMarkdown(report);
+    case 'load':
+      return loadRunMarkdown(report);
+    case 'cold-start':
+      return coldStartRunMarkdown(report);
+  }
+}
+
+function conformanceMarkdown(report: ConformanceRunReport): string {
   const { summary, warmup } = report;
   const verdict = verdictOf(summary);
   const shouldFailed = summary.fail - summary.must_failed;
@@ -41,15 +53,47 @@ export function renderMarkdown(report: RunReport): string {
     ...overlapLines(report),
     ...failureList('Failing MUST checks', report.checks.filter((check) => check.status === 'fail' && check.level === 'MUST'), MUST_LISTED),
     ...failureList('Failing SHOULD checks', report.checks.filter((check) => check.status === 'fail' && check.level !== 'MUST'), SHOULD_LISTED),
-    ...(report.load ? loadMarkdown(report.load) : []),
     '',
     'Details, evidence and curl lines: `report.html`. For machines: `results.json`, `junit.xml`.',
   ];
   return `${lines.join('\n')}\n`;
 }
 
+function loadRunMarkdown(report: LoadRunReport): string {
+  const { load, target } = report;
+  const lines = [
+    `## ${VERDICT_MARK[loadVerdict(load)]} Decision Service ${markdownInline(loadHeadline(load))}`,
+    '',
+    [`Target ${markdownCode(target.base_url)}${target.embedded ? " (the kit's embedded reference server)" : ''}`, `capabilities ${markdownInline(target.capabilities.join(',') || 'none')}`, ...runFacts(report)].join(' · '),
+    '',
+    ...loadMarkdown(load),
+    '',
+    'Runs, checks by rule, latency over time and drift: `report.html`. For machines: `results.json`, `junit.xml`.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function coldStartRunMarkdown(report: ColdStartRunReport): string {
+  const cold = report.cold_start;
+  const lines = [
+    `## ${VERDICT_MARK[cold.within_allowance ? 'pass' : 'fail']} Decision Service ${markdownInline(coldStartHeadline(cold))}`,
+    '',
+    [`Server ${markdownCode(report.server.command)}`, ...runFacts(report)].join(' · '),
+    '',
+    ...coldStartMarkdown(cold),
+    '',
+    'Every spawn: `report.html`. For machines: `results.json`, `junit.xml`.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Spec, kit and duration, as the conformance summary says them. */
+function runFacts(report: RunBasics): string[] {
+  return [`spec ${markdownInline(report.spec.version)} (${markdownCode(shortSha(report.spec.sha256))})`, `kit ${markdownInline(`${report.kit.name} ${report.kit.version}`)}`, `ran in ${formatDuration(report.duration_ms)}`];
+}
+
 /** One line per area whose checks sent requests together: how much they overlapped. */
-function overlapLines(report: RunReport): string[] {
+function overlapLines(report: ConformanceRunReport): string[] {
   const areas = Object.entries(report.overlap_by_area ?? {});
   if (areas.length === 0) return [];
   return ['', ...areas.map(([area, overlap]) => `Overlap in ${markdownCode(area)}: ${markdownInline(overlapText(overlap))}.`)];

@@ -9,31 +9,43 @@ import { combinedOverlap, overlapAchieved, type Overlap } from '../harness/overl
 import { openPoints, specSha256, specVersion } from '../spec/index.ts';
 import { latencyByOperation, type LatencyStats } from './latency.ts';
 import { redactDeep } from '../harness/redaction.ts';
-import type { LoadSection } from './load-run.ts';
+import type { ColdStartRunReport, LoadRunReport } from './load-report.ts';
 
 export type { LatencyStats } from './latency.ts';
 
-/** Bumped only by breaking changes to results.json; fields may be added within a version (see README.md). */
-export const RESULTS_SCHEMA_VERSION = 1;
+/**
+ * Bumped only by breaking changes to results.json; fields may be added within a version (see README.md).
+ * 2: every file says its `kind`, and load and cold-start runs no longer carry a conformance run's fields.
+ */
+export const RESULTS_SCHEMA_VERSION = 2;
 
 /** The kit's name and version, as package.json states them. */
-const kitIdentity: RunReport['kit'] = (() => {
+const kitIdentity: RunBasics['kit'] = (() => {
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
   return { name: manifest.name, version: manifest.version };
 })();
 
-export interface RunReport {
+/** What a run of any kind is: results.json says its kind, and each kind has only the fields it has. */
+export type RunReport = ConformanceRunReport | LoadRunReport | ColdStartRunReport;
+
+/** The fields every kind of run has. */
+export interface RunBasics {
   schema_version: typeof RESULTS_SCHEMA_VERSION;
   kit: { name: string; version: string };
   spec: { version: string; sha256: string };
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+}
+
+/** A run of checks (`decision-conformance run`): the conformance and property suites. */
+export interface ConformanceRunReport extends RunBasics {
+  kind: 'conformance';
   /** Where the checks ran. Keys are never part of a report. */
   target: { base_url: string; embedded: boolean; capabilities: string[]; second_key: boolean };
   /** The seed of generated data, to replay the run. */
   seed: number;
   suites: string[];
-  started_at: string;
-  finished_at: string;
-  duration_ms: number;
   warmup: { duration_ms: number; ok: boolean; message?: string };
   summary: RunSummary;
   checks: CheckReport[];
@@ -43,8 +55,6 @@ export interface RunReport {
   latency: Record<string, LatencyStats>;
   /** Area -> the largest overlap its concurrent checks achieved; absent when none ran. */
   overlap_by_area?: Record<string, OverlapReport>;
-  /** A load or cold-start run (reports/load-run.ts). */
-  load?: LoadSection;
 }
 
 export interface RunSummary {
@@ -116,15 +126,22 @@ export interface RunFacts {
   warmup: { durationMs: number; ok: boolean; message?: string };
   /** Every key the run used. None of them appears anywhere in the report, whoever wrote it where. */
   secrets: readonly string[];
-  load?: LoadSection;
 }
 
-export function buildRunReport(facts: RunFacts): RunReport {
+/** The first fields of every results.json: its version and kind, the kit and the spec. */
+export function runHead<K extends RunReport['kind']>(kind: K): Pick<RunBasics, 'schema_version' | 'kit' | 'spec'> & { kind: K } {
+  return { schema_version: RESULTS_SCHEMA_VERSION, kind, kit: kitIdentity, spec: { version: specVersion, sha256: specSha256 } };
+}
+
+/** When a run started and finished, and how long it took. */
+export function runTimes(startedAt: Date, finishedAt: Date): Pick<RunBasics, 'started_at' | 'finished_at' | 'duration_ms'> {
+  return { started_at: startedAt.toISOString(), finished_at: finishedAt.toISOString(), duration_ms: milliseconds(finishedAt.getTime() - startedAt.getTime()) };
+}
+
+export function buildRunReport(facts: RunFacts): ConformanceRunReport {
   const checks = facts.results.map(checkReport);
-  const report: RunReport = {
-    schema_version: RESULTS_SCHEMA_VERSION,
-    kit: kitIdentity,
-    spec: { version: specVersion, sha256: specSha256 },
+  const report: ConformanceRunReport = {
+    ...runHead('conformance'),
     target: {
       base_url: facts.target.baseUrl,
       embedded: facts.target.embedded,
@@ -133,9 +150,7 @@ export function buildRunReport(facts: RunFacts): RunReport {
     },
     seed: facts.seed,
     suites: [...facts.suites],
-    started_at: facts.startedAt.toISOString(),
-    finished_at: facts.finishedAt.toISOString(),
-    duration_ms: milliseconds(facts.finishedAt.getTime() - facts.startedAt.getTime()),
+    ...runTimes(facts.startedAt, facts.finishedAt),
     warmup: {
       duration_ms: milliseconds(facts.warmup.durationMs),
       ok: facts.warmup.ok,
@@ -146,7 +161,6 @@ export function buildRunReport(facts: RunFacts): RunReport {
     open_points: openPointsCitedBy(checks),
     latency: latencyByOperation(checks.flatMap((check) => check.evidence)),
     ...overlapByArea(facts.results),
-    ...(facts.load ? { load: facts.load } : {}),
   };
   return redactDeep(report, facts.secrets);
 }
@@ -213,7 +227,7 @@ function overlapReport(overlap: Overlap): OverlapReport {
 }
 
 /** The overlap of each area whose checks measured one: the largest figures of its checks. */
-function overlapByArea(results: readonly CheckResult[]): Pick<RunReport, 'overlap_by_area'> {
+function overlapByArea(results: readonly CheckResult[]): Pick<ConformanceRunReport, 'overlap_by_area'> {
   const byArea = new Map<string, Overlap[]>();
   for (const result of results) if (result.overlap) byArea.set(result.area, [...(byArea.get(result.area) ?? []), result.overlap]);
   if (byArea.size === 0) return {};

@@ -1,9 +1,11 @@
 // decision-conformance load: exit statuses of compare (0 no regression, 1 regression, 2 usage)
-// and of run's usage errors, and the one line saying which generator runs.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// and of run's usage errors, and the one line saying which generator runs; a load run's results
+// are of their own kind, and each reader takes only the kind it reads.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { readRecordedExchanges } from '../../replay/recorded.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
 import { startEmbeddedTarget } from '../embedded-target.ts';
 import { loadCommand } from '../load.ts';
@@ -60,4 +62,28 @@ test('run: an unknown scenario, a bad URL or a URL without a key is a usage erro
   expect((await call('run', '--scenario', 'mixed', '--base-url', 'ftp://x')).code).toBe(2);
   expect((await call('run', '--scenario', 'mixed', '--base-url', 'http://127.0.0.1:1')).err).toMatch(/needs a key/);
   expect((await call('run', '--scenario', 'mixed', '--k6', join(scratch, 'no-k6'))).err).toMatch(/not an executable file/);
+});
+
+test('run writes a load run of its own kind: the load verdict heads its report, no conformance section or placeholder', { timeout: 120_000 }, async () => {
+  const dir = join(scratch, 'steady');
+  const ran = await call('run', '--scenario', 'decide-steady', '--node', '--duration', '1', '--rate', '10', '--repeat', '1', '--report-dir', dir);
+  expect([0, 1]).toContain(ran.code);
+  const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Record<string, unknown>;
+  expect(results.kind).toBe('load');
+  for (const field of ['seed', 'suites', 'warmup', 'summary', 'checks', 'open_points']) expect(results).not.toHaveProperty(field);
+  const page = readFileSync(join(dir, 'report.html'), 'utf8');
+  // A busy machine may miss a threshold in one second of load: the headline says which, either way.
+  const headline = /<h1 id="verdict">([^<]*)<\/h1>/.exec(page)?.[1];
+  expect(headline).toMatch(ran.code === 0 ? /^Load decide-steady: every threshold held in 1 run \(node / : /^Load decide-steady: thresholds missed in 1 of 1 runs/);
+  expect(page).not.toContain('NOTHING RAN');
+  for (const id of ['summary', 'areas', 'failures', 'open-points', 'skipped', 'all-checks']) expect(page).not.toContain(`<section id="${id}"`);
+  expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toContain(headline!);
+
+  // The folder feeds load compare; a conformance reader refuses it, and load compare refuses a conformance run.
+  expect((await call('compare', '--baseline', dir, '--candidate', dir)).code).toBe(0);
+  expect(() => readRecordedExchanges(join(dir, 'results.json'))).toThrow(/holds a load run: replay reads the exchanges of a conformance run/);
+  expect((await call('run', '--scenario', 'mixed', '--from-results', dir)).err).toMatch(/holds a load run; it takes a conformance run's results/);
+  const conformance = folder('conformance', []);
+  writeFileSync(join(conformance, 'results.json'), JSON.stringify({ schema_version: 2, kind: 'conformance', checks: [] }));
+  expect((await call('compare', '--baseline', conformance, '--candidate', dir)).err).toMatch(/holds a conformance run, not a load run/);
 });

@@ -3,6 +3,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { renderJson } from '../json.ts';
+import { sampleColdStartReport, sampleLoadReport, sampleLoadRun, spiky } from './sample-load.ts';
 import { sampleRunReport } from './sample-run.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../results.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -14,6 +15,8 @@ const validate = ajv.compile(schema);
 
 type Mutable = Record<string, any>;
 const results = () => JSON.parse(renderJson(sampleRunReport())) as Mutable;
+const loadResults = () => JSON.parse(renderJson(sampleLoadReport([sampleLoadRun(false, spiky)]))) as Mutable;
+const coldStartResults = () => JSON.parse(renderJson(sampleColdStartReport())) as Mutable;
 
 describe('results.json', () => {
   it('validates against results.schema.json', () => {
@@ -41,7 +44,10 @@ describe('results.json', () => {
   });
 
   it.each<[string, (doc: Mutable) => void]>([
-    ['another schema version', (doc) => (doc.schema_version = 2)],
+    ['another schema version', (doc) => (doc.schema_version = 1)],
+    ['no kind', (doc) => delete doc.kind],
+    ['an unknown kind', (doc) => (doc.kind = 'soak')],
+    ['the kind of a load run', (doc) => (doc.kind = 'load')],
     ['no summary', (doc) => delete doc.summary],
     ['an unknown status', (doc) => (doc.checks[0].status = 'passed')],
     ['an unknown level', (doc) => (doc.checks[0].level = 'MAY')],
@@ -62,6 +68,34 @@ describe('results.json', () => {
   it('is indented JSON ending with a newline, for diffs', () => {
     const text = renderJson(sampleRunReport());
     expect(text.endsWith('}\n')).toBe(true);
-    expect(text.split('\n')[1]).toBe('  "schema_version": 1,');
+    expect(text.split('\n').slice(1, 3)).toEqual(['  "schema_version": 2,', '  "kind": "conformance",']);
+  });
+
+  it('of a load run and of a cold-start run validates too, each kind with its own fields only', () => {
+    for (const doc of [loadResults(), coldStartResults()]) {
+      const valid = validate(doc);
+      expect(validate.errors ?? []).toEqual([]);
+      expect(valid).toBe(true);
+    }
+    expect(Object.keys(loadResults())).toEqual(['schema_version', 'kind', 'kit', 'spec', 'target', 'started_at', 'finished_at', 'duration_ms', 'load']);
+    expect(Object.keys(coldStartResults())).toEqual(['schema_version', 'kind', 'kit', 'spec', 'server', 'started_at', 'finished_at', 'duration_ms', 'cold_start']);
+  });
+
+  it.each<[string, () => Mutable, (doc: Mutable) => void]>([
+    ['a load run with a seed', loadResults, (doc) => (doc.seed = 0)],
+    ['a load run with a warm-up', loadResults, (doc) => (doc.warmup = { duration_ms: 0, ok: true })],
+    ['a load run with checks and a summary', loadResults, (doc) => Object.assign(doc, { checks: [], summary: results().summary })],
+    ['a load run without its load section', loadResults, (doc) => delete doc.load],
+    ['a load run with a second key in its target', loadResults, (doc) => (doc.target.second_key = false)],
+    ['a load run with cold start in its load section', loadResults, (doc) => (doc.load.cold_start = coldStartResults().cold_start)],
+    ['a load run that calls itself a cold-start run', loadResults, (doc) => (doc.kind = 'cold-start')],
+    ['a cold-start run with a load section', coldStartResults, (doc) => (doc.load = loadResults().load)],
+    ['a cold-start run with a target', coldStartResults, (doc) => (doc.target = loadResults().target)],
+    ['a cold-start run without its spawns', coldStartResults, (doc) => delete doc.cold_start],
+  ])('rejects %s', (_, build, mutate) => {
+    const doc = build();
+    expect(validate(doc)).toBe(true);
+    mutate(doc);
+    expect(validate(doc)).toBe(false);
   });
 });

@@ -12,7 +12,8 @@ describe('buildRunReport', () => {
   const report = sampleRunReport();
 
   it('states the kit, the spec, the target and the run facts', () => {
-    expect(report.schema_version).toBe(1);
+    expect(report.schema_version).toBe(2);
+    expect(report.kind).toBe('conformance');
     expect(report.kit).toEqual({ name: manifest.name, version: manifest.version });
     expect(report.spec).toEqual({ version: specVersion, sha256: specSha256 });
     expect(report.target).toEqual({ base_url: 'http://127.0.0.1:47123', embedded: true, capabilities: ['multimodal', 'noul', 'score', 'multi'], second_key: false });

@@ -2,7 +2,7 @@
 // with hostile strings and keys planted where a careless check or server could put them.
 import type { CheckResult } from '../../harness/check.ts';
 import type { Exchange } from '../../harness/http.ts';
-import { buildRunReport, type RunReport } from '../run-report.ts';
+import { buildRunReport, type ConformanceRunReport } from '../run-report.ts';
 
 export const KEY_A = 'svc_live_Qx7f3kZ9pLm2xR8tW4vY6nB1';
 export const KEY_B = 'svc_live_projB+0a9s/8d7f6g5h4j3';
@@ -242,7 +242,7 @@ export function sampleResults(): CheckResult[] {
 export const STARTED_AT = new Date('2025-11-22T11:04:05.123Z');
 export const FINISHED_AT = new Date('2025-11-22T11:07:12.456Z');
 
-export function sampleRunReport(results: CheckResult[] = sampleResults()): RunReport {
+export function sampleRunReport(results: CheckResult[] = sampleResults()): ConformanceRunReport {
   return buildRunReport({
     results,
     target: { baseUrl: BASE, embedded: true, capabilities: new Set(['multimodal', 'noul', 'score', 'multi'] as const), hasSecondKey: false },
