@@ -19,7 +19,7 @@ import {
 } from '../harness/answer-rules.ts';
 import { area, CheckFailure, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { describeReply, expectErrorBody, expectRequestIdHeader, expectSuccess, expectValidBody } from '../harness/expect.ts';
+import { describeReply, expectErrorBody, expectRequestIdHeader, expectSuccess, expectValidBody, isSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { postDecideText } from '../harness/requests.ts';
 import { schemaValidator } from '../spec/index.ts';
@@ -62,7 +62,6 @@ function send(t: CheckContext, sent: SentDecide): Promise<Reply> {
 }
 
 const asSent = (body: WireObject): SentDecide => ({ text: toJsonText(body), contentType: JSON_TYPE });
-const isSuccess = (reply: Reply) => reply.status >= 200 && reply.status < 300;
 
 /** Seed 2.1, 2.4, 2.7 and 1: everything a valid request's answer must be, judged per answer. */
 function judgeAnswered(reply: Reply, body: WireObject): void {
