@@ -10,6 +10,11 @@ export function maskOf(secret: string): string {
   return secret.startsWith(KEY_PREFIX) && secret.length > KEY_PREFIX.length ? `${KEY_PREFIX}***` : '***';
 }
 
+/** True for what maskOf makes of a secret: a recorded key that was masked and cannot be sent again. */
+export function isMask(value: string): boolean {
+  return value === `${KEY_PREFIX}***` || value === '***';
+}
+
 /** Replaces every occurrence of every secret, in clear or URL-encoded, and every near miss of one, with its mask. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
