@@ -1,10 +1,11 @@
-// The typed accessors of the media facts and the key prefix read what openapi.yaml says, and
+// The typed accessors of the spec's extensions (media facts, key prefix, generated request ids) read what openapi.yaml says, and
 // refuse a document whose extension is missing or malformed instead of yielding undefined limits.
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { apiKeyPrefix, readApiKeyPrefix } from '../api-key.ts';
 import { specPath, type JsonObject } from '../document.ts';
+import { generatedRequestIdPattern, readGeneratedRequestIdPattern } from '../request-id.ts';
 import {
   acceptedMimeTypes,
   familyOfMimeType,
@@ -55,6 +56,12 @@ describe('what the accessors read from openapi.yaml', () => {
   test('x-key-prefix: keys start with svc_live_', () => {
     expect(apiKeyPrefix).toBe('svc_live_');
   });
+
+  test('x-generated-pattern: a generated request id is req_<hex>', () => {
+    expect(generatedRequestIdPattern.test('req_8f14e45fceea167a')).toBe(true);
+    expect(generatedRequestIdPattern.test('req_')).toBe(false);
+    expect(generatedRequestIdPattern.test('checkout-7f3a')).toBe(false);
+  });
 });
 
 describe('a missing or malformed extension is refused', () => {
@@ -73,6 +80,7 @@ describe('a missing or malformed extension is refused', () => {
     ['x-part-families missing', (spec) => delete schemaOf(spec, 'ContentPart')['x-part-families'], readPartFamilies, /ContentPart schema has no x-part-families/],
     ['x-part-families naming an unknown family', (spec) => ((schemaOf(spec, 'ContentPart')['x-part-families'] as JsonObject).document = ['document', 'scan']), readPartFamilies, /x-part-families.document must be a list of families/],
     ['x-key-prefix missing', (spec) => delete spec.components.securitySchemes.bearerAuth!['x-key-prefix'], readApiKeyPrefix, /no bearer security scheme with an x-key-prefix/],
+    ['x-generated-pattern missing', (spec) => delete spec.components.schemas.RequestId!['x-generated-pattern'], readGeneratedRequestIdPattern, /RequestId schema has no x-generated-pattern/],
     ['x-key-prefix empty', (spec) => (spec.components.securitySchemes.bearerAuth!['x-key-prefix'] = ''), readApiKeyPrefix, /no bearer security scheme with an x-key-prefix/],
   ];
 
