@@ -5,7 +5,7 @@
 // (ContentPart x-part-families: a document part may reference a page image). Each reader takes
 // the document, so a test can hand it a broken one; a missing or malformed extension throws at
 // load time instead of turning into undefined limits somewhere downstream.
-import { isObject, openapiDocument, type Json, type JsonObject } from './document.ts';
+import { componentsOf, isObject, openapiDocument, type Json, type JsonObject } from './document.ts';
 import type { Schemas } from './types.ts';
 
 export type MediaFamily = 'image' | 'document' | 'audio';
@@ -36,8 +36,7 @@ export interface UnsupportedPartType {
 }
 
 function schemaExtension(document: JsonObject, schemaName: string, extension: string): JsonObject {
-  const schemas = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
-  const schema = schemas[schemaName];
+  const schema = componentsOf(document, 'schemas')[schemaName];
   const value = isObject(schema) ? schema[extension] : undefined;
   if (!isObject(value)) throw new Error(`The spec's ${schemaName} schema has no ${extension} object`);
   return value;
@@ -90,8 +89,7 @@ export function readUploadFamilies(document: JsonObject): Record<MediaFamily, Up
 }
 
 function schemaEnum(document: JsonObject, schemaName: string): string[] {
-  const schemas = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
-  const schema = schemas[schemaName];
+  const schema = componentsOf(document, 'schemas')[schemaName];
   return field(isObject(schema) ? schema.enum : undefined, `${schemaName}.enum`, isStringList, 'a list of strings');
 }
 
