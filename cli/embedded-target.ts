@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createReferenceServer } from '../reference-impl/server/app.ts';
+import { apiKeyPrefix } from '../spec/index.ts';
 import type { ChoiceOverrides, ProfileName } from '../reference-impl/server/profile.ts';
 
 export const EMBEDDED_SHORT_TTL_MS = 3_000;
@@ -22,7 +23,7 @@ export interface EmbeddedTarget {
   stop(): Promise<void>;
 }
 
-const newKey = (label: string) => `svc_live_${label}_${randomBytes(12).toString('hex')}`;
+const newKey = (label: string) => `${apiKeyPrefix}${label}_${randomBytes(12).toString('hex')}`;
 
 export async function startEmbeddedTarget(options: { shortTtlMs?: number; profile?: ProfileName; choices?: ChoiceOverrides } = {}): Promise<EmbeddedTarget> {
   const profile = options.profile ?? 'reference';

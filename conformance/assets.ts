@@ -7,7 +7,6 @@ import {
   assetLifetimeMs,
   decideReferencing,
   DEFAULT_ASSET_LIFETIME_MS,
-  isSuccess,
   mp4Sample,
   observeNameOnly,
   partTypeFor,
@@ -20,7 +19,7 @@ import {
 } from '../harness/assets-support.ts';
 import { area, type Check, type CheckRequirements } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { describeReply, expectError, expectErrorBody, expectStatus, expectSuccess, expectValidBody } from '../harness/expect.ts';
+import { describeReply, expectError, expectErrorBody, expectNotSuccess, expectStatus, expectSuccess, expectValidBody, isSuccess } from '../harness/expect.ts';
 import { decideBody, mediaPart } from '../harness/requests.ts';
 import type { Reply } from '../harness/http.ts';
 import {
@@ -266,10 +265,6 @@ async function deletedAsset(t: CheckContext): Promise<string> {
   return asset.id;
 }
 
-function expectNotSuccess(t: CheckContext, reply: Reply, what: string): void {
-  if (isSuccess(reply)) t.fail(`an error status for ${what}`, describeReply(reply));
-}
-
 export const assetChecks: Check[] = area('assets', [
   ...uploadChecks,
   {
@@ -481,7 +476,7 @@ export const assetChecks: Check[] = area('assets', [
     requires: ASSETS,
     async run(t) {
       const assetId = await deletedAsset(t);
-      expectNotSuccess(t, await t.a.getAsset(assetId), `GET /v1/assets/${assetId} after it was deleted`);
+      expectNotSuccess(await t.a.getAsset(assetId), `GET /v1/assets/${assetId} after it was deleted`);
     },
   },
   {
@@ -492,7 +487,7 @@ export const assetChecks: Check[] = area('assets', [
     requires: ASSETS_IN_DECISIONS,
     async run(t) {
       const assetId = await deletedAsset(t);
-      expectNotSuccess(t, await decideReferencing(t.a, assetId, 'image'), `a decision referencing ${assetId} after it was deleted`);
+      expectNotSuccess(await decideReferencing(t.a, assetId, 'image'), `a decision referencing ${assetId} after it was deleted`);
     },
   },
   {

@@ -3,11 +3,10 @@
 // one thing changed, the credential, on a resource that exists (an asset of the key's project,
 // a decision just made): a refusal can then only come from the credential.
 import { randomBytes } from 'node:crypto';
-import { operations } from '../spec/index.ts';
-import { isSuccess } from '../harness/assets-support.ts';
+import { apiKeyPrefix, operations } from '../spec/index.ts';
 import { area, CheckFailure, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { describeReply, expectError, expectSuccess } from '../harness/expect.ts';
+import { describeReply, expectError, expectSuccess, isSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { bearer, keyedOperations, NotPrepared, passingRequest, type Credential, type PassingRequest } from '../harness/passing-requests.ts';
 
@@ -19,7 +18,8 @@ interface CredentialChange {
   credential(key: string): Credential;
 }
 
-const KEY_PREFIX = 'svc_live_';
+/** The public start of every key (the bearer scheme's x-key-prefix). */
+const KEY_PREFIX = apiKeyPrefix;
 const secretOf = (key: string) => (key.startsWith(KEY_PREFIX) ? key.slice(KEY_PREFIX.length) : key);
 
 /** The last character replaced by another of the same kind (digit for digit, letter for letter). */
@@ -29,7 +29,7 @@ function lastCharacterChanged(key: string): string {
   return `${key.slice(0, -1)}${replacement}`;
 }
 
-/** The secret's letters in the other case; the svc_live_ prefix kept. */
+/** The secret's letters in the other case; the prefix kept. */
 function secretCaseChanged(key: string): string {
   const swapped = [...secretOf(key)].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
   return `${KEY_PREFIX}${swapped}`;
@@ -40,10 +40,10 @@ const NO_HEADER: CredentialChange = { what: 'no Authorization header', credentia
 /** The header sent, its value emptied: what a client sends when the variable holding the whole header value is unset. */
 const EMPTY_VALUE: CredentialChange = { what: 'an empty Authorization header value', credential: () => ({ headers: { authorization: '' } }) };
 
-const UNKNOWN_KEY: CredentialChange = { what: 'an unknown svc_live_ key', credential: () => bearer(`${KEY_PREFIX}conformance_unknown_${randomBytes(8).toString('hex')}`) };
+const UNKNOWN_KEY: CredentialChange = { what: `an unknown ${KEY_PREFIX} key`, credential: () => bearer(`${KEY_PREFIX}conformance_unknown_${randomBytes(8).toString('hex')}`) };
 
 const MALFORMED_KEYS: CredentialChange[] = [
-  { what: 'a key without the svc_live_ prefix', credential: () => bearer('sk_live_conformance_0000') },
+  { what: `a key without the ${KEY_PREFIX} prefix`, credential: () => bearer('sk_live_conformance_0000') },
   { what: 'an empty bearer credential', credential: () => ({ headers: { authorization: 'Bearer ' } }) },
 ];
 

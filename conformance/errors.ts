@@ -4,10 +4,10 @@
 // induce errors of several kinds and look at the body, its media type and what it leaks, and
 // record what the open points (unknown routes, name-only codes, a null request_id) answer.
 import { referenceChoice } from '../spec/index.ts';
-import { decideReferencing, isSuccess, statusWithCode, unknownAssetId, uploadSample } from '../harness/assets-support.ts';
+import { decideReferencing, statusWithCode, unknownAssetId, uploadSample } from '../harness/assets-support.ts';
 import { area, CheckFailure, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { describeReply, expectErrorBody, expectValidBody } from '../harness/expect.ts';
+import { describeReply, expectErrorBody, expectValidBody, isSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { choiceQuestion, decideBody, postDecideText } from '../harness/requests.ts';
 

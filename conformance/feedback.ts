@@ -3,10 +3,10 @@
 // INVALID_REQUEST in the error body (seed 7); the rest is observed against the reference shape.
 import { randomBytes } from 'node:crypto';
 import { errorCode, referenceChoice, schemaValidator } from '../spec/index.ts';
-import { isSuccess, statusWithCode } from '../harness/assets-support.ts';
+import { statusWithCode } from '../harness/assets-support.ts';
 import { area, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { expectError, expectSuccess } from '../harness/expect.ts';
+import { expectError, expectSuccess, isSuccess } from '../harness/expect.ts';
 import { decideBody, referenceFeedbackBody } from '../harness/requests.ts';
 
 const MALFORMED_JSON = '{"request_id": "req_0123abcd", "answers": {"topic": {"correct": tru';

@@ -1,6 +1,6 @@
 // Limits (seed 8, with 2.1, 2.2 and 4.1): each limit probed on both sides of its boundary. The
 // inside passes (a 2xx whose body validates); the outside is rejected in the seed's error body.
-import { errorCode, openapiDocument, requestBodyLimitBytes, type JsonObject } from '../spec/index.ts';
+import { errorCode, mediaPartLimits, requestBodyLimitBytes } from '../spec/index.ts';
 import { area, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { expectInvalidRequest } from './decide-validation.ts';
@@ -20,9 +20,6 @@ const MAX_PART_ID = 100;
  */
 const BODY_BETWEEN_KB_AND_KIB = Math.round(((BODY_LIMIT_BYTES / 1024) * 1000 + BODY_LIMIT_BYTES) / 2);
 
-const mediaLimits = ((openapiDocument.components as JsonObject).schemas as JsonObject).ContentParts as JsonObject;
-/** The per-request media limits and their codes, as the spec records them (x-media-limits). */
-const MEDIA_LIMITS = mediaLimits['x-media-limits'] as Record<MediaPartType, { max: number; code: string }>;
 
 /** Inside a limit: a 2xx whose body meets the contract. */
 function expectAccepted(reply: Reply, what: string): void {
@@ -59,11 +56,11 @@ function mediaBody(type: MediaPartType, assetIds: readonly string[]) {
 
 /** Uploads max + 1 files of a kind and sends max + 1 parts of it; `judge` sees the reply. */
 function overMediaLimit(t: CheckContext, type: MediaPartType, judge: (reply: Reply, assetIds: string[]) => Promise<void>): Promise<void> {
-  return withUploadedAssets(t, type, MEDIA_LIMITS[type].max + 1, async (assetIds) => judge(await t.a.decide(mediaBody(type, assetIds)), assetIds));
+  return withUploadedAssets(t, type, mediaPartLimits[type].max + 1, async (assetIds) => judge(await t.a.decide(mediaBody(type, assetIds)), assetIds));
 }
 
 function mediaCountChecks(type: MediaPartType, plural: string): Array<Omit<Check, 'area'>> {
-  const { max, code } = MEDIA_LIMITS[type];
+  const { max, code } = mediaPartLimits[type];
   const id = `LIMIT-${plural.toUpperCase()}`;
   return [
     {
@@ -241,9 +238,9 @@ export const limitChecks: Check[] = area('limits', [
     title: 'Each family at its own limit together (4 images, 2 documents and 1 audio clip in one request) passes: media are counted per family, not overall',
     requires: { capabilities: ['multimodal', 'assets'] },
     async run(t) {
-      await withUploadedAssets(t, 'image', MEDIA_LIMITS.image.max, (images) =>
-        withUploadedAssets(t, 'document', MEDIA_LIMITS.document.max, (documents) =>
-          withUploadedAssets(t, 'audio', MEDIA_LIMITS.audio.max, async (audio) => {
+      await withUploadedAssets(t, 'image', mediaPartLimits.image.max, (images) =>
+        withUploadedAssets(t, 'document', mediaPartLimits.document.max, (documents) =>
+          withUploadedAssets(t, 'audio', mediaPartLimits.audio.max, async (audio) => {
             const parts = [
               textPart('Do these files show the same order?', 'intro'),
               ...images.map((id, index) => mediaPart('image', id, `image-${index + 1}`)),
@@ -354,7 +351,7 @@ export const limitChecks: Check[] = area('limits', [
       let asReference = true;
       for (const [type, plural] of [['image', 'images'], ['document', 'documents'], ['audio', 'audio clips']] as const) {
         await overMediaLimit(t, type, async (over) => {
-          const { max, code } = MEDIA_LIMITS[type];
+          const { max, code } = mediaPartLimits[type];
           const status = errorCode(code).referenceStatus;
           seen.push(`${max + 1} ${plural}: ${replyOutcome(over)} (reference: ${status} ${code})`);
           asReference &&= over.status === status && over.json?.error?.code === code;

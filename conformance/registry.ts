@@ -1,5 +1,5 @@
 // The catalogue: every check of every area, in run order. No check lives anywhere else.
-import type { Check } from '../harness/check.ts';
+import { checksById, type Check } from '../harness/check.ts';
 import { authChecks } from './auth.ts';
 import { requestIdChecks } from './request-ids.ts';
 import { decideValidationChecks } from './decide-validation.ts';
@@ -16,11 +16,7 @@ import { concurrencyChecks } from './concurrency.ts';
 
 export const checks: readonly Check[] = [...authChecks, ...requestIdChecks, ...decideValidationChecks, ...decideAnswerChecks, ...limitChecks, ...assetChecks, ...mediaPrivacyChecks, ...isolationChecks, ...errorChecks, ...modelChecks, ...feedbackChecks, ...serviceChecks, ...concurrencyChecks];
 
-const byId = new Map<string, Check>();
-for (const check of checks) {
-  if (byId.has(check.id)) throw new Error(`Duplicate check id ${check.id}`);
-  byId.set(check.id, check);
-}
+const byId = checksById(checks, 'conformance');
 
 export function checkById(id: string): Check {
   const check = byId.get(id);

@@ -1,15 +1,14 @@
 // Request ids (seed 2.7, 7): every response carries X-Request-ID; a valid caller id is kept,
 // otherwise the service generates `req_<hex>`; error bodies repeat it, decide bodies do not.
-import { openapiDocument, schemaValidator, type JsonObject } from '../spec/index.ts';
+import { generatedRequestIdPattern, schemaValidator } from '../spec/index.ts';
 import { area, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { describeReply, expectErrorBody, expectSuccess } from '../harness/expect.ts';
 import type { Reply, SentRequest } from '../harness/http.ts';
 import { decideBody, replyOutcome } from '../harness/requests.ts';
 
-const requestIdSchema = ((openapiDocument.components as JsonObject).schemas as JsonObject).RequestId as JsonObject;
 /** The spec's form of a generated id: `req_<hex>`. */
-const GENERATED_ID = new RegExp(requestIdSchema['x-generated-pattern'] as string);
+const GENERATED_ID = generatedRequestIdPattern;
 const isValidRequestId = schemaValidator('RequestId', 'contract');
 
 /** Every allowed punctuation mark (seed 2.7: letters, digits, `.`, `_`, `:` and `-`). */

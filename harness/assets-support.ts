@@ -105,10 +105,6 @@ export function observeNameOnly(t: CheckContext, reply: Reply, code: string): vo
   t.observe({ summary: statusWithCode(reply), reference: `${status} ${code}`, matchesReference: reply.status === status && reply.json?.error?.code === code });
 }
 
-export function isSuccess(reply: Reply): boolean {
-  return reply.status >= 200 && reply.status < 300;
-}
-
 /** The start of an MP4 file (an ftyp box and an empty mdat box): video, a type the seed does not accept. */
 export function mp4Sample(): Uint8Array {
   const box = (type: string, payload: Buffer) => {

@@ -87,6 +87,19 @@ export class CheckSkipped extends Error {
   }
 }
 
+/**
+ * A suite's checks by id. An id names a check in --only, --skip, reports and replays, so a second
+ * check under the same id is a mistake in the catalogue: refused when the suite is assembled.
+ */
+export function checksById(checks: readonly Check[], suite: string): ReadonlyMap<string, Check> {
+  const byId = new Map<string, Check>();
+  for (const check of checks) {
+    if (byId.has(check.id)) throw new Error(`Duplicate ${suite} check id ${check.id}`);
+    byId.set(check.id, check);
+  }
+  return byId;
+}
+
 /** Declares the checks of one area, stamping the area name on each. */
 export function area(name: string, checks: Array<Omit<Check, 'area'>>): Check[] {
   return checks.map((check) => ({ ...check, area: name }));

@@ -13,8 +13,13 @@ export function describeReply(reply: Reply): string {
   return `status ${reply.status}${typeof code === 'string' ? ` with code ${code}` : ''}${code ? '' : ` and body ${JSON.stringify(body)}`}`;
 }
 
+/** A 2xx status: any success, whichever one an open point lets the server choose. */
+export function isSuccess(reply: { status: number }): boolean {
+  return reply.status >= 200 && reply.status < 300;
+}
+
 export function expectStatus(reply: Reply, expected: number | number[] | '2xx', what = ''): void {
-  const ok = expected === '2xx' ? reply.status >= 200 && reply.status < 300 : Array.isArray(expected) ? expected.includes(reply.status) : reply.status === expected;
+  const ok = expected === '2xx' ? isSuccess(reply) : Array.isArray(expected) ? expected.includes(reply.status) : reply.status === expected;
   if (!ok) {
     const wanted = expected === '2xx' ? 'a 2xx status' : `status ${Array.isArray(expected) ? expected.join(' or ') : expected}`;
     throw new CheckFailure(`${wanted}${what ? ` ${what}` : ''}`, describeReply(reply));
@@ -23,6 +28,11 @@ export function expectStatus(reply: Reply, expected: number | number[] | '2xx', 
 
 export function expectSuccess(reply: Reply, what = ''): void {
   expectStatus(reply, '2xx', what);
+}
+
+/** Any status but a success: where the seed requires a refusal and leaves its status open. */
+export function expectNotSuccess(reply: Reply, what: string): void {
+  if (isSuccess(reply)) throw new CheckFailure(`an error status for ${what}`, describeReply(reply));
 }
 
 /** The X-Request-ID header is present and well-formed (seed 2.7). */

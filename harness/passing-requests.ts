@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { operations, type Operation } from '../spec/index.ts';
 import type { CheckContext } from './context.ts';
+import { isSuccess } from './expect.ts';
 import type { Reply } from './http.ts';
 import { decideBody, referenceFeedbackBody } from './requests.ts';
 import { pngImage } from './samples/media.ts';
@@ -46,7 +47,6 @@ export class NotPrepared {
 
 export const keyedOperations: readonly Operation[] = operations.filter((op) => op.requiresKey);
 
-const isSuccess = (reply: Reply) => reply.status >= 200 && reply.status < 300;
 const withQuery = (path: string, query: string | undefined) => (query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path);
 
 /** Uploads a small PNG with the first project's key; the id, or why there is none. */

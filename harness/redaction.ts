@@ -1,11 +1,18 @@
 // Keys never leave a run in clear: http.ts redacts what it records, the runner redacts each
 // result, and the reports pass over everything once more (a note, a message, an observation a
 // check wrote itself). One masking rule for all three.
+import { apiKeyPrefix } from '../spec/index.ts';
 
-/** What a secret becomes: the public `svc_live_` prefix survives (it says which kind of key it was), the secret part never does. */
+const KEY_PREFIX = apiKeyPrefix;
+
+/** What a secret becomes: the public key prefix (`svc_live_`) survives (it says which kind of key it was), the secret part never does. */
 export function maskOf(secret: string): string {
-  const prefix = 'svc_live_';
-  return secret.startsWith(prefix) && secret.length > prefix.length ? `${prefix}***` : '***';
+  return secret.startsWith(KEY_PREFIX) && secret.length > KEY_PREFIX.length ? `${KEY_PREFIX}***` : '***';
+}
+
+/** True for what maskOf makes of a secret: a recorded key that was masked and cannot be sent again. */
+export function isMask(value: string): boolean {
+  return value === `${KEY_PREFIX}***` || value === '***';
 }
 
 /** Replaces every occurrence of every secret, in clear or URL-encoded, and every near miss of one, with its mask. */
@@ -15,8 +22,8 @@ export function redactText(text: string, secrets: readonly string[]): string {
   return maskNearMisses(out, secrets);
 }
 
-const KEY_PREFIX = 'svc_live_';
-const KEY_LIKE = /svc_live_[A-Za-z0-9._~+\/=-]+/gi;
+/** A token that starts like a key; the prefix's own characters taken literally. */
+const KEY_LIKE = new RegExp(`${KEY_PREFIX.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[A-Za-z0-9._~+/=-]+`, 'gi');
 /** How much of a secret's start a near miss keeps before it counts as that secret. */
 const NEAR_MISS_SHARED_CHARS = 8;
 

@@ -7,7 +7,7 @@ import { canonical, choiceSumBreach, showId, type RuleBreach } from '../harness/
 import { expectAnswered } from '../harness/answer-judgement.ts';
 import { area, CheckFailure, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { describeReply, expectErrorBody, expectRequestIdHeader } from '../harness/expect.ts';
+import { describeReply, expectErrorBody, expectRequestIdHeader, isSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { postDecideText } from '../harness/requests.ts';
 import { pooledIdsIn, releaseAssetPool, uploadAssetPool, type AssetPool } from './arbitraries/asset-pool.ts';
@@ -48,7 +48,6 @@ function send(t: CheckContext, sent: SentDecide): Promise<Reply> {
 }
 
 const asSent = (body: WireObject): SentDecide => ({ text: toJsonText(body), contentType: JSON_TYPE });
-const isSuccess = (reply: Reply) => reply.status >= 200 && reply.status < 300;
 
 /** Seed 2.1, 2.4, 2.7 and 1: everything a valid request's answer must be, judged per answer (the harness's one judgement). */
 function judgeAnswered(reply: Reply, body: WireObject): void {

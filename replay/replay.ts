@@ -3,7 +3,7 @@
 // recorded request carries a redacted key, and is sent with key A (then key B, when the
 // outcome differs and a second key was given: the file does not say which project sent it).
 import { createHttp, TransportError, type Reply, type SentRequest } from '../harness/http.ts';
-import { redactText } from '../harness/redaction.ts';
+import { isMask, redactText } from '../harness/redaction.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { isExcerpt, outcomeChanges } from './outcome.ts';
 import type { RecordedExchange } from './recorded.ts';
@@ -27,7 +27,6 @@ export interface ReplayReport {
   skipReasons: Record<string, number>;
 }
 
-const MASKED_KEY = /^Bearer svc_live_\*\*\*$|^Bearer \*\*\*$/;
 const NOT_RESENT = new Set(['authorization', 'content-length', 'host', 'connection', 'transfer-encoding']);
 
 /** Why a recorded exchange cannot be replayed faithfully, or undefined when it can. */
@@ -66,7 +65,7 @@ export async function replay(exchanges: readonly RecordedExchange[], target: Rep
       continue;
     }
     const authorization = exchange.request.headers.authorization ?? exchange.request.headers.Authorization;
-    const masked = authorization !== undefined && MASKED_KEY.test(authorization);
+    const masked = authorization !== undefined && authorization.startsWith('Bearer ') && isMask(authorization.slice('Bearer '.length));
     const headers = Object.fromEntries(Object.entries(exchange.request.headers).filter(([name]) => !NOT_RESENT.has(name.toLowerCase())));
     if (authorization !== undefined && !masked) headers.authorization = authorization;
     const send = (key: string | null): Promise<Reply> => {

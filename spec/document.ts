@@ -49,6 +49,12 @@ export function deref<T extends Json>(node: T | { $ref: string }): T {
   return current as T;
 }
 
+/** One kind of a document's components (`schemas`, `securitySchemes`, …) by name; none when the document has none. */
+export function componentsOf(document: JsonObject, kind: string): JsonObject {
+  const components = document.components;
+  return isObject(components) && isObject(components[kind]) ? components[kind] : {};
+}
+
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

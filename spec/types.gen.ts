@@ -261,6 +261,8 @@ export interface components {
          *     `id` that is echoed only in errors. No other fields are accepted: there is no `url`
          *     field and no inline file bytes. A part of type `video` is rejected with 400
          *     UNSUPPORTED_MODALITY rather than INVALID_REQUEST (see `x-unsupported-part-types`).
+         *     A media part references an asset of its own family, except that a document part may
+         *     also reference a page image (see `x-part-families`).
          */
         ContentPart: components["schemas"]["TextPart"] | components["schemas"]["ImagePart"] | components["schemas"]["DocumentPart"] | components["schemas"]["AudioPart"];
         /**

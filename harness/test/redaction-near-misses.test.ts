@@ -1,7 +1,7 @@
 // Keys one edit away from a real one (what the authentication checks send) give the secret away
 // as surely as the key itself: they are masked like it. Unrelated keys are left as they are.
 import { expect, test } from 'vitest';
-import { redactDeep, redactText } from '../redaction.ts';
+import { isMask, maskOf, redactDeep, redactText } from '../redaction.ts';
 
 const KEY = 'svc_live_a_3f9c2e7d41b0a8c6e5f4d3c2';
 
@@ -21,4 +21,12 @@ test.each([
 
 test('a key that shares only the public prefix with the secret is left alone', () => {
   expect(redactText('Bearer svc_live_conformance_unknown_0000', [KEY])).toBe('Bearer svc_live_conformance_unknown_0000');
+});
+
+test('a mask is recognised as one (replay then sends its own key), a key or a near miss is not', () => {
+  expect(isMask(maskOf(KEY))).toBe(true);
+  expect(isMask(maskOf('not-a-key'))).toBe(true);
+  expect(isMask(KEY)).toBe(false);
+  expect(isMask('svc_live_****')).toBe(false);
+  expect(isMask('svc_live_')).toBe(false);
 });

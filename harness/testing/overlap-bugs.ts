@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { schemaValidator } from '../../spec/index.ts';
+import { isSuccess } from '../expect.ts';
 import { forward, isOperation, rewriteJson, type Mutation, type ProxiedRequest, type ProxiedResponse } from './mutating-proxy.ts';
 
 /** The good server behind the proxy and the keys of its two projects. */
@@ -55,7 +56,6 @@ function underRequestId(received: ProxiedResponse, id: string): ProxiedResponse 
 
 const isDecide = (sent: ProxiedRequest) => isOperation(sent, 'POST', '/v1/decide');
 const isUpload = (sent: ProxiedRequest) => isOperation(sent, 'POST', '/v1/assets');
-const isSuccess = (received: ProxiedResponse) => received.status >= 200 && received.status < 300;
 
 /** The decide body's context as a cache key, or undefined when the body has none. */
 function contextKey(sent: ProxiedRequest): string | undefined {

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { median } from '../compare.ts';
 import { findK6, runWithK6 } from '../k6.ts';
-import { startServerProcess } from './server-process.ts';
+import { startServerProcess } from '../server-process.ts';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '4' }, vus: { type: 'string', default: '16' }, rounds: { type: 'string', default: '5' }, k6: { type: 'string' } } });
 const k6 = findK6(values.k6, process.env);

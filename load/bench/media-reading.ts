@@ -20,11 +20,12 @@ import { docxWithPages, pdfWithPages } from '../../harness/samples/media.ts';
 import { scannedPdf } from '../../harness/samples/scanned-pdf.ts';
 import { textPicture } from '../../harness/samples/text-picture.ts';
 import { createAssetReader } from '../../reference-impl/assets/reading/asset-reader.ts';
-import { coldStart } from './cold-start.ts';
-import { startServerProcess } from './server-process.ts';
+import { apiKeyPrefix } from '../../spec/index.ts';
+import { coldStart } from '../cold-start.ts';
+import { startServerProcess } from '../server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
-const KEY = 'svc_live_bench_media_reading_key';
+const KEY = `${apiKeyPrefix}bench_media_reading_key`;
 const docxType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const headers = { authorization: `Bearer ${KEY}` };
 
@@ -145,7 +146,7 @@ async function httpRun(label: string, root: string): Promise<void> {
 
 async function firstDecide(label: string, root: string): Promise<void> {
   const runs: number[] = [];
-  for (let i = 0; i < 3; i += 1) runs.push((await coldStart(process.execPath, [join(root, 'reference-impl/start.mjs')], { key: KEY, body: textBody })).firstDecideMs);
+  for (let i = 0; i < 3; i += 1) runs.push((await coldStart({ command: [process.execPath, join(root, 'reference-impl/start.mjs')], body: textBody })).firstDecideMs);
   console.log(`   ${label}: spawn → first decide median ${ms(median(runs))} (max ${ms(Math.max(...runs))})`);
 }
 

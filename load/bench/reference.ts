@@ -17,10 +17,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPrismMock } from '../../mock/prism.ts';
-import { coldStart, nodeStartCost, type ColdStart } from './cold-start.ts';
+import { apiKeyPrefix } from '../../spec/index.ts';
+import { coldStart, type ColdStart } from '../cold-start.ts';
+import { nodeStartCost } from './node-start-cost.ts';
 import { cpuCounters, stealShare } from './machine.ts';
 import { openLoop, openLoopPool, pooledPercentile, type OpenLoopResult } from './open-loop.ts';
-import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { REFERENCE_SERVER, startServerProcess, type ServerProcess } from '../server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -31,7 +33,7 @@ const LATENCY_WARM_UP_S = 1;
 const SPAWNS = Number(process.env.BENCH_SPAWNS ?? 5);
 const CONNECTIONS = 8;
 const WARM_UP_S = 2;
-const KEY = 'svc_live_bench_project_key';
+const KEY = `${apiKeyPrefix}bench_project_key`;
 
 const TARGETS = {
   throughputOverPrism: 1.5,
@@ -160,10 +162,10 @@ async function latencyRounds(server: ServerProcess): Promise<LatencyRound[]> {
   return rounds;
 }
 
-async function coldStarts(name: string, command: string, args: string[]): Promise<ColdStart[]> {
+async function coldStarts(name: string, command: readonly [string, ...string[]]): Promise<ColdStart[]> {
   progress(`${name}: ${SPAWNS} spawns, each to its first successful decision`);
   const runs: ColdStart[] = [];
-  for (let i = 0; i < SPAWNS; i++) runs.push(await coldStart(command, args, { key: KEY, body }));
+  for (let i = 0; i < SPAWNS; i++) runs.push(await coldStart({ command, body }));
   const listening = runs.map((run) => run.listeningMs);
   const decided = runs.map((run) => run.firstDecideMs);
   console.log(`  ${name.padEnd(28)} spawn → listening median ${fmt(median(listening), 0)} ms (max ${fmt(Math.max(...listening), 0)}), spawn → first decide median ${fmt(median(decided), 0)} ms (max ${fmt(Math.max(...decided), 0)})`);
@@ -178,9 +180,9 @@ if (startTaxes.length > 0) {
   const cost = nodeStartCost(startTaxes);
   console.log(`  this environment sets ${startTaxes.join(', ')}: node -e '' takes ${fmt(cost.asIs, 0)} ms with it, ${fmt(cost.without, 0)} ms without (median of 5); npm run serve starts Node twice`);
 }
-const viaNpm = await coldStarts('npm run serve', 'npm', ['run', '--silent', 'serve', '--']);
+const viaNpm = await coldStarts('npm run serve', ['npm', 'run', '--silent', 'serve', '--']);
 // The command `npm run serve` runs, without npm's own start: what a container's entry point runs.
-const viaNode = await coldStarts('node reference-impl/start.mjs', process.execPath, ['reference-impl/start.mjs']);
+const viaNode = await coldStarts('node reference-impl/start.mjs', REFERENCE_SERVER);
 
 console.log(`Throughput, closed loop, ${ROUNDS} rounds in which the servers take turns:`);
 const dataDir = mkdtempSync(join(tmpdir(), 'decision-bench-'));

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadCommand } from '../../cli/load.ts';
 import { isOperation, startMutatingProxy, type Mutation, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
-import { startSpawnedServer, type SpawnedServer } from '../cold-start.ts';
+import { startKeyedServer, type KeyedServerProcess } from '../server-process.ts';
 import { compareRuns, parseTolerance, type Comparison } from '../compare.ts';
 import { P99_MIN_REQUESTS } from '../definitions/order-statistics.js';
 import { interleavedRuns } from '../interleave.ts';
@@ -114,7 +114,7 @@ describe('the decision', () => {
 
 describe('on real runs', () => {
   // A server process of its own: in the test's process it would share one event loop with the runner and the proxies.
-  let target: SpawnedServer;
+  let target: KeyedServerProcess;
   let transparent: RunningProxy;
   /**
    * Short closed-loop runs with one virtual user: throughput is then 1 / the server's time per
@@ -129,7 +129,7 @@ describe('on real runs', () => {
     interleavedRuns({ scenario, baseline: { baseUrl: baselineUrl, apiKey: target.key }, candidate: { baseUrl: candidateUrl, apiKey: target.key }, settings, repeat, warm: false });
 
   beforeAll(async () => {
-    target = await startSpawnedServer({ extraArgs: ['--rate-limit', '1000000/1000000'] });
+    target = await startKeyedServer({ serverOptions: ['--rate-limit', '1000000/1000000'] });
     // Every side goes through a proxy, so that the proxy's own cost is the same on both.
     transparent = await startMutatingProxy(target.baseUrl, {});
     // JIT warm-up takes seconds: warm until two runs in a row agree within 15 %, at most 20.
@@ -266,7 +266,7 @@ describe('on real runs', () => {
   });
 
   test('the alternate profile compared with itself, p99 judged, is not flagged', { timeout: 90_000 }, async () => {
-    const alternate = await startSpawnedServer({ extraArgs: ['--rate-limit', '1000000/1000000', '--profile', 'alternate'] });
+    const alternate = await startKeyedServer({ serverOptions: ['--rate-limit', '1000000/1000000', '--profile', 'alternate'] });
     try {
       await warmUp('soak', settingsFor(alternate.baseUrl, alternate.key, TAIL_RUN));
       const side = { baseUrl: alternate.baseUrl, apiKey: alternate.key };

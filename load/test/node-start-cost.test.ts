@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { nodeStartCost } from '../bench/cold-start.ts';
+import { nodeStartCost } from '../bench/node-start-cost.ts';
 
 const saved = process.env.NODE_OPTIONS;
 const folders: string[] = [];

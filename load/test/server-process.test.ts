@@ -1,7 +1,7 @@
 // bench:ref prints how busy the server's main thread was at each load: the figure must follow the
 // thread that runs JavaScript, busy or idle, not the process's other threads or the wall clock.
 import { expect, test } from 'vitest';
-import { startServerProcess } from '../bench/server-process.ts';
+import { startServerProcess } from '../server-process.ts';
 
 // Prints an address, then spins its main thread for 600 ms, then idles.
 const spinner = "console.log('listening on http://127.0.0.1:1'); const end = Date.now() + 600; while (Date.now() < end); setInterval(() => {}, 1000);";

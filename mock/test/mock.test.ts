@@ -11,6 +11,8 @@ import {
   referenceChoice,
   requestBodySchemaName,
   schemaValidator,
+  unsupportedPartTypes,
+  uploadFamilies as families,
   type Json,
   type JsonObject,
   type Operation,
@@ -161,7 +163,6 @@ describe('limitations of the mock, as observed', () => {
   const assetItemOperations = operations.filter((op) => op.path.includes('{'));
   const readOperation = assetItemOperations.find((op) => op.method === 'get')!;
   const deleteOperation = assetItemOperations.find((op) => op.method === 'delete')!;
-  const families = (schemas.AssetMimeType as JsonObject)['x-families'] as Record<string, { types: string[] }>;
   const unauthorizedCode = errorCodes.find((code) => code.statedStatus === 401)!.code;
 
   it('never echoes a caller X-Request-ID: every response carries the response header\'s documented example', async () => {
@@ -224,7 +225,7 @@ describe('limitations of the mock, as observed', () => {
   );
 
   it('answers a video part with the schema-violation status and default body, not UNSUPPORTED_MODALITY', async () => {
-    const unsupported = Object.entries((schemas.ContentPart as JsonObject)['x-unsupported-part-types'] as Record<string, { status: number; code: string }>);
+    const unsupported = Object.entries(unsupportedPartTypes);
     const [type, expected] = unsupported[0]!;
     const op = jsonBodyOperations.find((candidate) => requestBodyExamples(candidate).some((example) => Array.isArray((example.value as JsonObject).context)))!;
     const example = requestBodyExamples(op).find((candidate) => Array.isArray((candidate.value as JsonObject).context))!;
@@ -265,7 +266,7 @@ describe('limitations of the mock, as observed', () => {
   });
 
   it('does not sniff upload bytes: a PNG declared as audio, or sent without Content-Type, is stored', async () => {
-    const audioType = families.audio!.types[0]!;
+    const audioType = families.audio.types[0]!;
     const mislabelled = await call({ ...validRequest(uploadOperation), headers: { ...validRequest(uploadOperation).headers, 'content-type': audioType }, body: PNG_SIGNATURE });
     expect(mislabelled.status).toBe(successStatus(uploadOperation));
     const unlabelled = await call({ ...withHeaders(validRequest(uploadOperation), { 'content-type': undefined }), body: PNG_SIGNATURE });
@@ -273,8 +274,8 @@ describe('limitations of the mock, as observed', () => {
   });
 
   it(`reads bodies up to ${BODY_LIMIT_BYTES} bytes whatever the family; beyond, its framework answers 413 outside the spec`, async () => {
-    const imageType = families.image!.types[0]!;
-    const documentType = families.document!.types[0]!;
+    const imageType = families.image.types[0]!;
+    const documentType = families.document.types[0]!;
     expect(BODY_LIMIT_BYTES).toBeGreaterThan(referenceChoice<number>('size-units', 'image_max_bytes'));
     expect(BODY_LIMIT_BYTES + 1).toBeLessThan(referenceChoice<number>('size-units', 'document_max_bytes'));
     const upload = (type: string, size: number) => call({ ...withHeaders(validRequest(uploadOperation), { 'content-type': type }), body: Buffer.alloc(size, 0x61) });

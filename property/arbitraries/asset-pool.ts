@@ -4,6 +4,7 @@
 // end. An upload the target refuses leaves its type out of the pool: the assets area judges
 // uploads; here they only prepare requests.
 import fc from 'fast-check';
+import { partFamilies } from '../../spec/index.ts';
 import type { CheckContext } from '../../harness/context.ts';
 import type { MediaPartType } from '../../harness/requests.ts';
 import { sampleFor, type SampleMimeType } from '../../harness/samples/media.ts';
@@ -49,23 +50,9 @@ export async function releaseAssetPool(t: CheckContext, pool: AssetPool, keep: R
   if (keep.size > 0) t.note(`Kept for reproduction (they expire on the server's schedule): ${[...keep].join(', ')}.`);
 }
 
-/** Runs `use` with a freshly uploaded pool and deletes it afterwards, keeping the ids `use` returns. */
-export async function withAssetPool<T>(t: CheckContext, use: (pool: AssetPool) => Promise<{ result: T; keep?: ReadonlySet<string> }>): Promise<T> {
-  const pool = await uploadAssetPool(t);
-  let keep: ReadonlySet<string> = new Set();
-  try {
-    const outcome = await use(pool);
-    keep = outcome.keep ?? keep;
-    return outcome.result;
-  } finally {
-    await releaseAssetPool(t, pool, keep);
-  }
-}
-
-/** The asset ids a part of this type may reference: its family, and page images for documents (seed 2.2). */
+/** The asset ids a part of this type may reference: its own family, and page images for documents (seed 2.2, x-part-families). */
 export function referenceableIds(pool: AssetPool, partType: MediaPartType): string[] {
-  const own = pool[partType].map((asset) => asset.id);
-  return partType === 'document' ? [...own, ...pool.image.map((asset) => asset.id)] : own;
+  return partFamilies[partType].flatMap((family) => pool[family].map((asset) => asset.id));
 }
 
 /** An arbitrary over the ids a part of this type may reference; undefined when there are none. */

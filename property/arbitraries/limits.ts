@@ -1,7 +1,6 @@
 // The limits of a decide request, read from the spec's schemas (seed 2.1, 2.2, 8), so that
 // generation and mutation follow the spec rather than copies of its numbers.
-import { openapiDocument, requestBodyLimitBytes, type JsonObject } from '../../spec/index.ts';
-import type { MediaPartType } from '../../harness/requests.ts';
+import { mediaPartLimits, openapiDocument, requestBodyLimitBytes, unsupportedPartTypes, type JsonObject } from '../../spec/index.ts';
 
 const schemas = (openapiDocument.components as JsonObject).schemas as JsonObject;
 
@@ -19,11 +18,6 @@ function numberAt(owner: JsonObject, keyword: string, where: string): number {
 
 const textPartText = (schema('TextPart').properties as JsonObject).text as JsonObject;
 
-export interface MediaLimit {
-  max: number;
-  code: string;
-}
-
 export const decideLimits = {
   /** A string context: 1 to 8,000 characters. */
   contextCharacters: { min: numberAt(schema('TextContext'), 'minLength', 'TextContext'), max: numberAt(schema('TextContext'), 'maxLength', 'TextContext') },
@@ -37,9 +31,9 @@ export const decideLimits = {
   questions: { min: numberAt(schema('Questions'), 'minProperties', 'Questions'), max: numberAt(schema('Questions'), 'maxProperties', 'Questions') },
   assetIdPattern: new RegExp(String(schema('AssetId').pattern), 'u'),
   /** Media parts per request and the code over each limit (x-media-limits). */
-  media: schema('ContentParts')['x-media-limits'] as unknown as Record<MediaPartType, MediaLimit>,
+  media: mediaPartLimits,
   /** Part types rejected as a modality, with their status and code (x-unsupported-part-types). */
-  unsupportedPartTypes: schema('ContentPart')['x-unsupported-part-types'] as unknown as Record<string, { status: number; code: string }>,
+  unsupportedPartTypes,
   /**
    * Seed 4.1 and 8: a body is at most 256 KiB. No schema keyword can say this; the spec keeps it
    * in x-seed-limits.

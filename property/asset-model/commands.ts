@@ -19,9 +19,10 @@
 // when commands run together (together.ts), anything the owner does while the asset's deletion
 // is in flight (its decision may come first or after: success or not 2xx).
 import fc from 'fast-check';
-import { assetDifferences, assetLifetimeMs, decideReferencing, isSuccess, sha256EncodingOf, sleep, unknownAssetId, uploadSample } from '../../harness/assets-support.ts';
+import { partMayReference } from '../../spec/index.ts';
+import { assetDifferences, assetLifetimeMs, decideReferencing, sha256EncodingOf, sleep, unknownAssetId, uploadSample } from '../../harness/assets-support.ts';
 import { CheckFailure } from '../../harness/check.ts';
-import { describeReply, expectError, expectSuccess, expectValidBody } from '../../harness/expect.ts';
+import { expectError, expectNotSuccess, expectSuccess, expectValidBody, isSuccess } from '../../harness/expect.ts';
 import type { Reply } from '../../harness/http.ts';
 import type { MediaPartType } from '../../harness/requests.ts';
 import { familyOfType, type SampleMimeType } from '../../harness/samples/media.ts';
@@ -34,18 +35,9 @@ export const MAX_EXPIRY_WAIT_MS = 15_000;
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const typeLabel = (mimeType: SampleMimeType) => (mimeType === DOCX ? 'DOCX' : mimeType);
 
-/** Seed 2.2: an image part references an image; a document part a document or a page image (PNG, JPEG, WebP); an audio part audio. */
+/** Seed 2.2, as the spec records it (x-part-families): whether a part of this type may reference an upload of this type. */
 export function partFits(partType: MediaPartType, mimeType: SampleMimeType): boolean {
-  const family = familyOfType(mimeType);
-  return partType === family || (partType === 'document' && family === 'image');
-}
-
-function fail(expected: string, reply: Reply): never {
-  throw new CheckFailure(expected, describeReply(reply));
-}
-
-function expectNotSuccess(reply: Reply, what: string): void {
-  if (isSuccess(reply)) fail(`an error status for ${what}`, reply);
+  return partMayReference(partType, familyOfType(mimeType));
 }
 
 /** A read or upload answered an Asset: it must be the one recorded at upload (seed 4.6: "the same Asset object as upload"). */

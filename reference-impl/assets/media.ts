@@ -12,7 +12,8 @@
 import { audioDurationSeconds } from './duration.ts';
 import { bareMediaType, printableMediaType } from './content-type.ts';
 import { docxPageCount } from './docx-pages.ts';
-import { familyLimits, familyOf, isAcceptedMimeType, textMimeTypes, type AcceptedMimeType, type AssetFamily } from './families.ts';
+import { familyOfMimeType, isAcceptedMimeType } from '../../spec/index.ts';
+import { familyLimits, textMimeTypes, type AcceptedMimeType, type AssetFamily } from './families.ts';
 import { decodableImageSize } from './image-structure.ts';
 import { pdfPageCount } from './pdf-pages.ts';
 import { isTextualType, sniffMimeType } from './sniff.ts';
@@ -109,7 +110,7 @@ export async function inspectUpload(
     return uploadRejection('UNSUPPORTED_MIME_TYPE', shown ? `${shown} is not an accepted type.` : 'The Content-Type is not an accepted type.');
   }
 
-  const family = familyOf(declared);
+  const family = familyOfMimeType(declared);
   const maxBytes = maxBytesOf(family);
   if (bytes.length > maxBytes) {
     return uploadRejection('ASSET_TOO_LARGE', `${declared} files are limited to ${maxBytes} bytes; got ${bytes.length}.`);

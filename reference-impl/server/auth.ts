@@ -2,7 +2,7 @@
 // an unauthenticated upload is refused early; the rate limit (rate-limit.ts) runs after it.
 import type { FastifyInstance } from 'fastify';
 import { failure, sendFailure } from './errors.ts';
-import { bearerKey, type KeyRing } from './keys.ts';
+import { bearerKey, KEY_PREFIX, type KeyRing } from './keys.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,7 +19,7 @@ export function installAuth(app: FastifyInstance, keyRing: KeyRing): void {
     if (key === undefined || projectId === undefined) {
       const message = request.headers.authorization
         ? 'Invalid API key.'
-        : 'Missing API key: send Authorization: Bearer svc_live_<secret>.';
+        : `Missing API key: send Authorization: Bearer ${KEY_PREFIX}<secret>.`;
       return sendFailure(request, reply, failure('UNAUTHORIZED', message));
     }
     request.projectId = projectId;

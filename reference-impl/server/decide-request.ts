@@ -1,12 +1,9 @@
 // Checks a decide body against the seed, in the order a caller can act on: modality, schema,
 // media counts, then the reference choices the schema leaves open.
-import { currentModel, isObject, modelAliases, openapiDocument, referenceChoice, requestBodyValidator, schemaKeywordLimits, type JsonObject, type Schemas, type ValidationIssue } from '../../spec/index.ts';
+import { currentModel, isObject, mediaPartLimits, modelAliases, referenceChoice, requestBodyValidator, schemaKeywordLimits, unsupportedPartTypes, type Schemas, type ValidationIssue } from '../../spec/index.ts';
 import { failure, type ApiFailure } from './errors.ts';
 import type { ServerProfile } from './profile.ts';
 
-const schemas = (openapiDocument.components as JsonObject).schemas as JsonObject;
-const unsupportedPartTypes = (schemas.ContentPart as JsonObject)['x-unsupported-part-types'] as Record<string, { code: string }>;
-const mediaLimits = (schemas.ContentParts as JsonObject)['x-media-limits'] as Record<string, { max: number; code: string }>;
 const minOptions = referenceChoice<number>('id-format-and-count', 'min_options');
 const validateDecideBody = requestBodyValidator('decide');
 /** The 8,000-character limits; the schema's maxLength counts code points (open point character-counting). */
@@ -99,7 +96,7 @@ export function checkDecideRequest(input: unknown, rules: DecideRequestRules): A
   if (Array.isArray(request.context)) {
     const seen = new Map<string, number>();
     for (const [index, part] of request.context.entries()) {
-      const limit = mediaLimits[part.type];
+      const limit = part.type === 'text' ? undefined : mediaPartLimits[part.type];
       if (!limit) continue;
       const count = (seen.get(part.type) ?? 0) + 1;
       seen.set(part.type, count);

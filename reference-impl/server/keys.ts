@@ -1,7 +1,9 @@
 // API keys (seed 5): `svc_live_<secret>`, each bound to one project. Compared in constant time.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { apiKeyPrefix } from '../../spec/index.ts';
 
-export const KEY_PREFIX = 'svc_live_';
+/** The prefix the spec records (x-key-prefix). */
+export const KEY_PREFIX = apiKeyPrefix;
 
 export interface ProjectKeys {
   projectId: string;

@@ -1,7 +1,6 @@
 // POST /v1/decide (seed 2.1 to 2.4, 4.1, 8).
 import type { FastifyInstance } from 'fastify';
-import type { Schemas } from '../../../spec/index.ts';
-import { familyOf } from '../../assets/families.ts';
+import { familyOfMimeType, partMayReference, type Schemas } from '../../../spec/index.ts';
 import type { AssetReader, ReadFailureKind } from '../../assets/reading/asset-reader.ts';
 import type { AudioReader } from '../../assets/reading/audio.ts';
 import { describeAudio } from '../../assets/reading/audio-description.ts';
@@ -14,10 +13,6 @@ import type { DecisionLog } from '../decision-log.ts';
 import type { ServerProfile } from '../profile.ts';
 import { failure, sendFailure, type ApiFailure } from '../errors.ts';
 import { MODEL_ID } from './models.ts';
-
-// Seed 2.2: a document part may also reference a page image (PNG, JPEG or WebP).
-// Any other family mismatch is the reference choice of open point part-asset-family.
-const FAMILIES_BY_PART: Record<string, string[]> = { image: ['image'], document: ['document', 'image'], audio: ['audio'] };
 
 type Part = Exclude<Schemas['DecideRequest']['context'], string>[number];
 
@@ -78,8 +73,10 @@ async function contextText(
       return { failure: failure(code, `${where}: ${message}`) };
     }
     const mimeType = found.asset.mime_type;
-    const family = familyOf(mimeType);
-    if (!FAMILIES_BY_PART[part.type]?.includes(family)) {
+    const family = familyOfMimeType(mimeType);
+    // Seed 2.2 (a document part may reference a page image); any other mismatch is the
+    // profile's choice on open point part-asset-family.
+    if (!partMayReference(part.type, family)) {
       return { failure: failure(profile.partFamilyMismatchCode, `${where}: a ${part.type} part cannot reference a ${mimeType} asset.`) };
     }
     if (family === 'audio') {

@@ -1,10 +1,22 @@
-// A server started as its own process for a benchmark: spawned, timed until it prints the address
-// it listens on, and stopped with SIGTERM (SIGKILL if it does not end within a few seconds).
+// A server started as its own process, for cold starts, load comparisons and benchmarks: spawned,
+// timed until it prints the address it listens on, and stopped with SIGTERM (SIGKILL if it does
+// not end within a few seconds).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiKeyPrefix } from '../spec/index.ts';
 
-export const kitRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const kitRoot = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * The reference server as `npm run serve` starts it: plain Node on the bundled entry, no
+ * transpiling at run time (what a container's entry point runs). The one place that knows how:
+ * when the start changes, change this only.
+ */
+export const REFERENCE_SERVER: readonly [command: string, ...args: string[]] = [process.execPath, 'reference-impl/start.mjs'];
 
 export interface ServerProcess {
   baseUrl: string;
@@ -37,7 +49,12 @@ function mainThreadCpuMs(pid: number | undefined): number | undefined {
 
 const STOP_GRACE_MS = 5_000;
 
-export function startServerProcess(command: string, args: string[], options: { startTimeoutMs?: number } = {}): Promise<ServerProcess> {
+export interface StartOptions {
+  /** How long the process may take to print its address; 60 s unless given. */
+  startTimeoutMs?: number;
+}
+
+export function startServerProcess(command: string, args: string[], options: StartOptions = {}): Promise<ServerProcess> {
   const spawnedAt = performance.now();
   const child: ChildProcess = spawn(command, args, { cwd: kitRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -69,4 +86,36 @@ export function startServerProcess(command: string, args: string[], options: { s
       reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${out}${err}`));
     });
   });
+}
+
+/** A reference server process with a data folder of its own and one project, whose key it carries. */
+export interface KeyedServerProcess extends ServerProcess {
+  key: string;
+}
+
+/**
+ * Starts `command… --port 0 --data-dir <fresh> --keys load=<fresh key> --log-level warn options…`:
+ * the command is REFERENCE_SERVER unless given (e.g. `npm run serve --`), the options the
+ * server's own (`--profile alternate`). stop() also removes the data folder, as does a start that fails.
+ */
+export async function startKeyedServer(options: StartOptions & { command?: readonly [string, ...string[]]; serverOptions?: readonly string[] } = {}): Promise<KeyedServerProcess> {
+  const [command, ...commandArgs] = options.command ?? REFERENCE_SERVER;
+  const dataDir = mkdtempSync(join(tmpdir(), 'decision-server-'));
+  const key = `${apiKeyPrefix}load_${randomBytes(12).toString('hex')}`;
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
+  try {
+    const args = [...commandArgs, '--port', '0', '--data-dir', dataDir, '--keys', `load=${key}`, '--log-level', 'warn', ...(options.serverOptions ?? [])];
+    const server = await startServerProcess(command, args, options);
+    return {
+      ...server,
+      key,
+      async stop() {
+        await server.stop();
+        removeData();
+      },
+    };
+  } catch (error) {
+    removeData();
+    throw error;
+  }
 }
