@@ -242,7 +242,7 @@ describe('on real runs', () => {
     expect(verdict.metrics.filter((metric) => metric.regression)).toEqual([]);
   };
 
-  test('one decide in 30 waiting 400 ms more is flagged by p99, not by p50 or p95; the same server against itself is not', { timeout: 120_000 }, async () => {
+  test('one decide in 30 waiting 400 ms more is flagged by p99, not by p50; the same server against itself is not', { timeout: 120_000 }, async () => {
     let decides = 0;
     const slowTail = await startMutatingProxy(target.baseUrl, {
       request: async (sent) => {
@@ -257,8 +257,11 @@ describe('on real runs', () => {
       console.log(`one slow decide in 30: p99 per run ${tail.baseline.map((run) => run.latency.all?.p99_ms).join(', ')} -> ${tail.candidate.map((run) => run.latency.all?.p99_ms).join(', ')} ms (worse in ${(p99?.worse_share ?? 0) * 100} % of pairs), median 95 % intervals ${JSON.stringify(verdict.tail.baseline_interval_ms)} -> ${JSON.stringify(verdict.tail.candidate_interval_ms)}; fewest requests in a run ${verdict.tail.fewest_requests}; p50 ${verdict.metrics[1]!.baseline_median} -> ${verdict.metrics[1]!.candidate_median} ms`);
       expect(verdict.tail.judged).toBe(true);
       expect(p99?.regression).toBe(true);
-      // The body of the distribution did not move: p50 and p95 stay quiet. (Throughput may drop: a run ends when its last slow decide does.)
-      expect([regressed(verdict, 'latency p50_ms'), regressed(verdict, 'latency p95_ms')]).toEqual([false, false]);
+      // The body of the distribution did not move: p50 stays quiet. p95 is not asserted: the slow
+      // decides are 14 of a run's 420 requests, 7 short of p95's rank, and on a busy host a few
+      // requests queued behind them reach it (seen once). Throughput may drop too: a run ends when
+      // its last slow decide does.
+      expect(regressed(verdict, 'latency p50_ms')).toBe(false);
       expectQuietWithTail(await measurePair(transparent.baseUrl, transparent.baseUrl, TAIL_RUN, 'soak', TAIL_RUNS_PER_SIDE));
     } finally {
       await slowTail.close();

@@ -3,8 +3,9 @@
 import { expect, test } from 'vitest';
 import { startServerProcess } from '../server-process.ts';
 
-// Prints an address, then spins its main thread for 600 ms, then idles.
-const spinner = "console.log('listening on http://127.0.0.1:1'); const end = Date.now() + 600; while (Date.now() < end); setInterval(() => {}, 1000);";
+// Prints an address, then spins its main thread until it is stopped (a spin bounded by the wall
+// clock got only 270-280 ms of CPU in 600 ms on a crowded host).
+const spinner = "console.log('listening on http://127.0.0.1:1'); setImmediate(() => { for (;;); });";
 const idler = "console.log('listening on http://127.0.0.1:1'); setInterval(() => {}, 1000);";
 
 test.runIf(process.platform === 'linux')('main-thread CPU time grows with a spinning thread and stays flat for an idle one', async () => {
@@ -15,7 +16,8 @@ test.runIf(process.platform === 'linux')('main-thread CPU time grows with a spin
     const busyBefore = busy.mainThreadCpuMs()!;
     const idleBefore = idle.mainThreadCpuMs()!;
     await new Promise((resolve) => setTimeout(resolve, 900));
-    expect(busy.mainThreadCpuMs()! - busyBefore).toBeGreaterThan(300);
+    // A fifth of the 900 ms even when six processes share each core; the idle one stays near nothing.
+    expect(busy.mainThreadCpuMs()! - busyBefore).toBeGreaterThan(150);
     expect(idle.mainThreadCpuMs()! - idleBefore).toBeLessThan(100);
   } finally {
     await Promise.all([busy.stop(), idle.stop()]);
