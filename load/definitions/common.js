@@ -85,7 +85,7 @@ const SENTENCES = [
 
 /** A customer message of about `chars` characters (whole sentences). */
 export function contextText(/** @type {() => number} */ random, /** @type {number} */ chars) {
-  // random() is in [0, 1): the index is a whole number below the length.
+  // random() is in [0, 1), so the index is already below the length.
   const sentence = () => cycled(SENTENCES, Math.floor(random() * SENTENCES.length));
   let text = sentence();
   while (text.length + 1 + SENTENCES[0].length <= chars) text += ` ${sentence()}`;
@@ -153,8 +153,10 @@ export function jsonBody(/** @type {LoadResponse} */ response) {
   }
 }
 
-/** Bodies made once per (variant, size, count, types): generating them is most of a runner's work per request. */
-/** @type {Map<string, { text: string, questions: Record<string, Record<string, unknown>> }>} */
+/**
+ * Bodies made once per (variant, size, count, types): generating them is most of a runner's work per request.
+ * @type {Map<string, { text: string, questions: Record<string, Record<string, unknown>> }>}
+ */
 const decideBodies = new Map();
 
 /** Distinct contexts per size and question count: enough variety, bounded generation cost. */
