@@ -38,6 +38,10 @@ const EXTERNAL_PACKAGES = ['onnxruntime-node', 'pdfjs-dist', 'file-type', 'music
 /** Folders whose files can end up in the bundle; tests never do. */
 const SOURCE_FOLDERS = ['reference-impl', 'spec'];
 
+/**
+ * @param {string} folder
+ * @returns {string[]}
+ */
 function sourceFiles(folder) {
   return readdirSync(folder, { withFileTypes: true }).flatMap((item) => {
     const path = join(folder, item.name);
@@ -58,7 +62,12 @@ function sourcesHash() {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** esbuild plugin: each file's `import.meta.url` becomes its own URL in the repository. */
+/** @typedef {import('esbuild').Plugin} Plugin */
+
+/**
+ * esbuild plugin: each file's `import.meta.url` becomes its own URL in the repository.
+ * @type {Plugin}
+ */
 const ownFileUrls = {
   name: 'own-file-urls',
   setup(build) {
@@ -69,7 +78,11 @@ const ownFileUrls = {
   },
 };
 
-/** esbuild plugin: spec/document.ts gets a `parse` that returns the spec parsed at bundle time. */
+/**
+ * esbuild plugin: spec/document.ts gets a `parse` that returns the spec parsed at bundle time.
+ * @param {(text: string) => unknown} parseYaml
+ * @returns {Plugin}
+ */
 function preparsedSpec(parseYaml) {
   const text = readFileSync(specYaml, 'utf8');
   return {
@@ -90,7 +103,11 @@ export function parse(text) {
   };
 }
 
-/** esbuild plugin: spec/precompiled-validators.ts becomes the given ajv standalone code. */
+/**
+ * esbuild plugin: spec/precompiled-validators.ts becomes the given ajv standalone code.
+ * @param {string} standaloneCode
+ * @returns {Plugin}
+ */
 function precompiledValidators(standaloneCode) {
   return {
     name: 'precompiled-validators',
@@ -108,7 +125,12 @@ function precompiledValidators(standaloneCode) {
   };
 }
 
-/** Runs spec/validators.ts once, through a throwaway bundle, for its reference-mode standalone code. */
+/**
+ * Runs spec/validators.ts once, through a throwaway bundle, for its reference-mode standalone code.
+ * @param {typeof import('esbuild').build} build
+ * @param {string} partialPrefix
+ * @returns {Promise<string>}
+ */
 async function referenceValidatorsCode(build, partialPrefix) {
   const outfile = `${partialPrefix}.validators.mjs`;
   await build({
@@ -123,21 +145,23 @@ async function referenceValidatorsCode(build, partialPrefix) {
     plugins: [ownFileUrls],
   });
   try {
-    return (await import(pathToFileURL(outfile).href)).standaloneValidatorsCode('reference');
+    /** @type {typeof import('../spec/validators.ts')} */
+    const validators = await import(pathToFileURL(outfile).href);
+    return validators.standaloneValidatorsCode('reference');
   } finally {
     rmSync(outfile, { force: true });
   }
 }
 
 /** Bundles and code caches of earlier sources unused for an hour, so that no server still starting needs them. */
-function removeStaleBundles(current) {
+function removeStaleBundles(/** @type {string} */ current) {
   for (const name of readdirSync(cacheDir)) {
     const path = join(cacheDir, name);
     if (path !== current && /^serve-/.test(name) && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { force: true });
   }
 }
 
-async function bundle(outfile) {
+async function bundle(/** @type {string} */ outfile) {
   const [{ build }, { parse }] = await Promise.all([import('esbuild'), import('yaml')]);
   mkdirSync(cacheDir, { recursive: true });
   const partial = `${outfile}.${process.pid}.tmp`;
@@ -170,7 +194,7 @@ async function bundle(outfile) {
  * returned function writes the cache after a start without one, so that it holds the functions
  * the start compiled (the warm-up decision included).
  */
-function compiledBundle(file) {
+function compiledBundle(/** @type {string} */ file) {
   const cacheFile = `${file}.${process.versions.v8}.v8cache`;
   const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
   const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
@@ -197,8 +221,11 @@ if (existsSync(bundled)) {
   await bundle(bundled);
 }
 const { run, writeCache } = compiledBundle(bundled);
+/** @type {{ exports: Partial<typeof import('./main.ts')> }} */
 const bundleModule = { exports: {} };
 // Dependencies are external: they resolve from the bundle's folder up to the kit's node_modules.
 run(bundleModule.exports, createRequire(bundled), bundleModule, bundled, cacheDir);
-await bundleModule.exports.main(process.argv.slice(2), process.env);
+const { main } = bundleModule.exports;
+if (!main) throw new Error(`${bundled} exports no main: delete it and start again`);
+await main(process.argv.slice(2), process.env);
 writeCache();

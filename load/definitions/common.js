@@ -9,6 +9,9 @@ export { choiceQuestion, exampleOf, mediaPart, referenceFeedbackBody, REFUSABLE_
 
 /**
  * @typedef {Record<string, string | undefined>} Settings  k6's __ENV, or process.env.
+ * @typedef {(typeof ALL_CAPABILITIES)[number]} Capability  What a target may claim beyond the core (`run --capabilities`).
+ * @typedef {import('./response-rules.js').QuestionType} QuestionType
+ * @typedef {readonly [QuestionType, ...QuestionType[]]} QuestionTypes  Types to cycle through: never none (choice is always asked).
  * @typedef {import('./response-rules.js').LoadRequest} LoadRequest  What a request is judged by travels with it (expect: the operation, the questions sent).
  * @typedef {import('./response-rules.js').LoadResponse} LoadResponse  Header names in lower case; status 0 for a transport error.
  * @typedef {(request: LoadRequest) => Promise<LoadResponse>} Send
@@ -47,6 +50,18 @@ export function vusFor(/** @type {number} */ ratePerSecond) {
   return Math.min(200, Math.max(4, Math.ceil(ratePerSecond * 0.5)));
 }
 
+/**
+ * The item of a non-empty list at `index`, counting round: how an iteration index picks a
+ * request's shape. The index is taken modulo the length, so it is always in range.
+ * @template T
+ * @param {readonly [T, ...T[]]} list
+ * @param {number} index a non-negative integer
+ * @returns {T}
+ */
+export function cycled(list, index) {
+  return /** @type {T} */ (list[index % list.length]);
+}
+
 /** The same small generator (mulberry32) in k6 and Node: one iteration index, one body. */
 export function seededRandom(/** @type {number} */ seed) {
   let state = seed >>> 0;
@@ -59,6 +74,7 @@ export function seededRandom(/** @type {number} */ seed) {
   };
 }
 
+/** @type {readonly [string, ...string[]]} */
 const SENTENCES = [
   'I was charged twice for order 1182 and the payment must be refunded to my card.',
   'The parcel has not arrived after ten days and the tracking page shows no movement.',
@@ -69,8 +85,10 @@ const SENTENCES = [
 
 /** A customer message of about `chars` characters (whole sentences). */
 export function contextText(/** @type {() => number} */ random, /** @type {number} */ chars) {
-  let text = SENTENCES[Math.floor(random() * SENTENCES.length)];
-  while (text.length + 1 + SENTENCES[0].length <= chars) text += ` ${SENTENCES[Math.floor(random() * SENTENCES.length)]}`;
+  // random() is in [0, 1), so the index is already below the length.
+  const sentence = () => cycled(SENTENCES, Math.floor(random() * SENTENCES.length));
+  let text = sentence();
+  while (text.length + 1 + SENTENCES[0].length <= chars) text += ` ${sentence()}`;
   return text;
 }
 
@@ -81,22 +99,35 @@ export function contextText(/** @type {() => number} */ random, /** @type {numbe
 export function capabilities(/** @type {Settings} */ env) {
   const text = env.CAPABILITIES;
   if (text === undefined) return new Set(ALL_CAPABILITIES);
-  const claimed = text.split(',').map((item) => item.trim()).filter(Boolean);
-  for (const name of claimed) if (!ALL_CAPABILITIES.includes(name)) throw new Error(`CAPABILITIES: unknown capability "${name}"; known: ${ALL_CAPABILITIES.join(', ')}`);
-  return new Set(claimed);
+  /** @type {Set<Capability>} */
+  const claimed = new Set();
+  for (const name of text.split(',').map((item) => item.trim()).filter(Boolean)) {
+    if (!isCapability(name)) throw new Error(`CAPABILITIES: unknown capability "${name}"; known: ${ALL_CAPABILITIES.join(', ')}`);
+    claimed.add(name);
+  }
+  return claimed;
+}
+
+/** @returns {name is Capability} */
+function isCapability(/** @type {string} */ name) {
+  return /** @type {readonly string[]} */ (ALL_CAPABILITIES).includes(name);
 }
 
 /** The question types a target answers: choice always, noul, score and multi when claimed. */
 export function questionTypes(/** @type {Settings} */ env) {
   const claimed = capabilities(env);
-  return ['choice', ...['noul', 'score', 'multi'].filter((type) => claimed.has(type))];
+  /** @type {readonly ('noul' | 'score' | 'multi')[]} */
+  const claimable = ['noul', 'score', 'multi'];
+  /** @type {[QuestionType, ...QuestionType[]]} */
+  const types = ['choice', ...claimable.filter((type) => claimed.has(type))];
+  return types;
 }
 
 /** `count` of the harness's questions, ids q01, q02, …, cycling through `types` from `firstType`. */
-export function questions(/** @type {number} */ count, /** @type {readonly string[]} */ types, /** @type {number} */ firstType) {
+export function questions(/** @type {number} */ count, /** @type {QuestionTypes} */ types, /** @type {number} */ firstType) {
   /** @type {Record<string, Record<string, unknown>>} */
   const result = {};
-  questionIds(count).forEach((id, i) => (result[id] = questionOfType(/** @type {any} */ (types[(firstType + i) % types.length]))));
+  questionIds(count).forEach((id, i) => (result[id] = questionOfType(cycled(types, firstType + i))));
   return result;
 }
 
@@ -122,14 +153,17 @@ export function jsonBody(/** @type {LoadResponse} */ response) {
   }
 }
 
-/** Bodies made once per (variant, size, count, types): generating them is most of a runner's work per request. */
+/**
+ * Bodies made once per (variant, size, count, types): generating them is most of a runner's work per request.
+ * @type {Map<string, { text: string, questions: Record<string, Record<string, unknown>> }>}
+ */
 const decideBodies = new Map();
 
 /** Distinct contexts per size and question count: enough variety, bounded generation cost. */
 const CONTEXT_VARIANTS = 64;
 
 /** A decide body (its JSON text and questions) whose context and question types follow the iteration index. */
-export function decideBody(/** @type {number} */ index, /** @type {number} */ contextChars, /** @type {number} */ questionCount, /** @type {readonly string[]} */ types) {
+export function decideBody(/** @type {number} */ index, /** @type {number} */ contextChars, /** @type {number} */ questionCount, /** @type {QuestionTypes} */ types) {
   const variant = index % CONTEXT_VARIANTS;
   const key = `${variant}|${contextChars}|${questionCount}|${types.join(',')}`;
   let body = decideBodies.get(key);
@@ -142,7 +176,7 @@ export function decideBody(/** @type {number} */ index, /** @type {number} */ co
 }
 
 /** A decide request of one of the steady mix's shapes, chosen by the iteration index; its answers are judged against the questions sent. */
-export function decideRequest(/** @type {{ apiKey: string, requestId: string, index: number, contextChars: number, questionCount: number, types: readonly string[] }} */ options) {
+export function decideRequest(/** @type {{ apiKey: string, requestId: string, index: number, contextChars: number, questionCount: number, types: QuestionTypes }} */ options) {
   const body = decideBody(options.index, options.contextChars, options.questionCount, options.types);
   return {
     name: 'decide',

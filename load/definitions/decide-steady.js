@@ -1,10 +1,12 @@
 // decide-steady: decisions arriving at a constant rate, whatever the server does (open loop:
 // queueing shows as latency). Text contexts of three sizes, 1 or 16 questions, of every type the target claims.
-import { runId, decideRequest, setting, target, thresholds, vusFor, questionTypes } from './common.js';
+import { cycled, runId, decideRequest, setting, target, thresholds, vusFor, questionTypes } from './common.js';
 import { seedFigures } from './seed-figures.js';
 
 /** Context sizes in characters: a short message, a long one, and one near the seed's limit. */
+/** @type {readonly [number, ...number[]]} */
 const CONTEXT_SIZES = [80, 1000, seedFigures.maxContextChars - 500];
+/** @type {readonly [number, ...number[]]} */
 const QUESTION_COUNTS = [1, seedFigures.maxQuestions];
 
 /** @returns {import('./common.js').ScenarioDefinition} */
@@ -29,8 +31,8 @@ export function scenario(/** @type {import('./common.js').Settings} */ env) {
           apiKey,
           requestId: `load.decide-steady.${run}.${index}`,
           index,
-          contextChars: CONTEXT_SIZES[shape % CONTEXT_SIZES.length],
-          questionCount: QUESTION_COUNTS[Math.floor(shape / CONTEXT_SIZES.length)],
+          contextChars: cycled(CONTEXT_SIZES, shape),
+          questionCount: cycled(QUESTION_COUNTS, Math.floor(shape / CONTEXT_SIZES.length)),
           types,
         }),
       );

@@ -46,7 +46,9 @@ export function latencyDriftThresholds(/** @type {DriftLimits} */ limits, /** @t
  * @returns {Threshold[]}
  */
 export function memoryDriftThresholds(/** @type {DriftLimits} */ limits, /** @type {readonly { rss_bytes: number }[]} */ samples) {
-  if (samples.length < 2) return [];
-  const growth = samples[samples.length - 1].rss_bytes - samples[0].rss_bytes;
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  if (samples.length < 2 || !first || !last) return [];
+  const growth = last.rss_bytes - first.rss_bytes;
   return [{ metric: 'drift rss', condition: `growth<=${limits.rssGrowthMb} MiB`, ok: growth <= limits.rssGrowthMb * 1024 * 1024 }];
 }

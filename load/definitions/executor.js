@@ -1,12 +1,15 @@
 // Facts of an executor both runners need: how long it plans to run, and the timeline windows
 // the report draws latency percentiles in.
 
+const UNIT_SECONDS = { ms: 0.001, s: 1, m: 60, h: 3600 };
+
 /** Seconds in a k6 duration such as "20s", "1.5m", "250ms", "1h". */
 export function durationSeconds(/** @type {string} */ text) {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text);
   if (!match) throw new Error(`unsupported duration "${text}" (use e.g. 250ms, 20s, 2m, 1h)`);
-  const unit = { ms: 0.001, s: 1, m: 60, h: 3600 }[match[2]];
-  return Number(match[1]) * unit;
+  // The pattern matched, so its second group is one of UNIT_SECONDS's keys.
+  const unit = /** @type {keyof typeof UNIT_SECONDS} */ (match[2]);
+  return Number(match[1]) * UNIT_SECONDS[unit];
 }
 
 /** How long the executor plans to run, in seconds (per-vu-iterations: its maxDuration, an upper bound). */

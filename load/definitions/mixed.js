@@ -1,9 +1,10 @@
 // mixed: the traffic of a typical integration. Most calls decide; some upload a document and
 // decide on it; some report feedback on a decision they just got; a few list models or probe
 // health. The mix is a fixed cycle over the iteration index, so every runner sends the same.
-import { capabilities, choiceQuestion, FEEDBACK_SHAPES, NO_FEEDBACK, REFERENCE_FEEDBACK_SHAPE, decideRequest, jsonBody, jsonHeaders, mediaPart, questionTypes, referenceFeedbackBody, runId, setting, target, textPart, thresholds, vusFor } from './common.js';
+import { capabilities, choiceQuestion, cycled, FEEDBACK_SHAPES, NO_FEEDBACK, REFERENCE_FEEDBACK_SHAPE, decideRequest, jsonBody, jsonHeaders, mediaPart, questionTypes, referenceFeedbackBody, runId, setting, target, textPart, thresholds, vusFor } from './common.js';
 
 /** One cycle of 20 iterations: 12 decide, 3 asset + decide, 2 decide + feedback, 2 models, 1 health. */
+/** @type {readonly [string, ...string[]]} */
 export const MIX_CYCLE = [
   'decide', 'decide', 'asset', 'decide', 'models', 'decide', 'feedback', 'decide', 'decide', 'health',
   'decide', 'asset', 'decide', 'decide', 'feedback', 'models', 'decide', 'decide', 'asset', 'decide',
@@ -34,7 +35,7 @@ export function scenario(/** @type {import('./common.js').Settings} */ env) {
     requestNames: ['decide', 'upload_asset', 'decide_on_asset', 'feedback', 'models', 'health'],
     timelineWindowS: setting(env, 'WINDOW_S', Math.max(1, Math.ceil(durationS / 20))),
     async iteration(index, io) {
-      const kind = MIX_CYCLE[index % MIX_CYCLE.length];
+      const kind = cycled(MIX_CYCLE, index);
       const id = `load.mixed.${run}.${index}`;
       if (kind === 'models') {
         await io.send({ name: 'models', method: 'GET', path: '/v1/models', headers: { ...auth, 'x-request-id': id }, expect: { operation: 'listModels' } });

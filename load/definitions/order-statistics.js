@@ -42,5 +42,6 @@ export function p99Interval(/** @type {readonly number[]} */ sorted) {
     }
     logPmf += Math.log(k) - Math.log(n - k + 1) + Math.log((1 - q) / q);
   }
-  return { lower: sorted[lowerRank - 1], upper: sorted[upperRank - 1] };
+  // Both ranks lie in 1..n (the walk starts at n and stops at 1 at the latest).
+  return { lower: /** @type {number} */ (sorted[lowerRank - 1]), upper: /** @type {number} */ (sorted[upperRank - 1]) };
 }

@@ -75,7 +75,8 @@ export function k6Scenario(/** @type {import('../definitions/common.js').Scenari
         // VUs share no memory with handleSummary: the example goes out as a log line the kit's runner reads.
         console.log(`${CHECK_EXAMPLE_MARK}${JSON.stringify({ check: failure.check, example: exampleOf(failure, request, response) })}`);
       }
-      windowTrends[windows.indexAt(Date.now() - exec.scenario.startTime)].add(reply.timings.duration);
+      // indexAt is clamped to 0..count - 1, the indices of windowTrends.
+      /** @type {Trend} */ (windowTrends[windows.indexAt(Date.now() - exec.scenario.startTime)]).add(reply.timings.duration);
       return response;
     },
     async pause(/** @type {number} */ seconds) {

@@ -63,6 +63,14 @@ const ERROR_CODE_TABLES = {
  * A rule of this ruleset: always an error, reported with the function's own message.
  * Rules default to the unresolved document, so findings point at the node to fix.
  */
+/**
+ * @typedef {import('@stoplight/spectral-core').RuleDefinition} RuleDefinition
+ * @param {string} description
+ * @param {RuleDefinition['given']} given
+ * @param {RuleDefinition['then']} then
+ * @param {{ resolved?: boolean }} [how]
+ * @returns {RuleDefinition}
+ */
 function rule(description, given, then, { resolved = false } = {}) {
   return { description, message: '{{error}}', severity: 'error', given, resolved, then };
 }

@@ -4,10 +4,12 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { HTTP_METHODS } from '../openapi/operations.mjs';
 import { isObject } from '../openapi/pointer.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction({ input: null, options: null }, function badRequestDocumented(pathItem, _options, context) {
   if (!isObject(pathItem)) return [];
   const pathParameters = Array.isArray(pathItem.parameters) ? pathItem.parameters : [];
+  /** @type {LintResult[]} */
   const results = [];
   for (const method of HTTP_METHODS) {
     const operation = pathItem[method];

@@ -6,10 +6,13 @@
 // the top-2 probability is taken as 0 (open point choice-probabilities-sum).
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { isObject } from '../openapi/pointer.mjs';
+/** @import { JsonObject, Path } from '../openapi/pointer.mjs' */
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 const TOLERANCE = 1e-9;
 
 export default createRulesetFunction({ input: null, options: null }, function choiceAnswerArithmetic(document) {
+  /** @type {LintResult[]} */
   const results = [];
   eachExampleObject(document, [], false, (answer, path) => {
     if (answer.type !== 'choice' || !isObject(answer.probabilities)) return;
@@ -18,7 +21,11 @@ export default createRulesetFunction({ input: null, options: null }, function ch
   return results;
 });
 
-/** Visits every object inside an `example` or `examples` value. */
+/**
+ * Visits every object inside an `example` or `examples` value.
+ * @param {unknown} node @param {Path} path @param {boolean} inExample
+ * @param {(answer: JsonObject, path: Path) => void} visit
+ */
 function eachExampleObject(node, path, inExample, visit) {
   if (Array.isArray(node)) {
     node.forEach((child, index) => eachExampleObject(child, [...path, index], inExample, visit));
@@ -31,6 +38,11 @@ function eachExampleObject(node, path, inExample, visit) {
   }
 }
 
+/**
+ * @param {JsonObject} answer a choice answer with its probabilities
+ * @param {Path} path
+ * @returns {LintResult[]}
+ */
 function answerProblems(answer, path) {
   const entries = Object.entries(answer.probabilities);
   if (entries.length === 0 || entries.some(([, p]) => typeof p !== 'number')) {
@@ -39,6 +51,7 @@ function answerProblems(answer, path) {
   const sorted = entries.map(([, p]) => p).sort((a, b) => b - a);
   const top1 = sorted[0];
   const top2 = sorted[1] ?? 0;
+  /** @type {LintResult[]} */
   const problems = [];
   const margin = top1 - top2;
   if (typeof answer.confidence !== 'number' || Math.abs(answer.confidence - margin) > TOLERANCE) {
@@ -55,6 +68,6 @@ function answerProblems(answer, path) {
   return problems;
 }
 
-function round(value) {
+function round(/** @type {number} */ value) {
   return Math.round(value * 1e9) / 1e9;
 }

@@ -7,6 +7,7 @@
 // `not`, `if`, `then` and `else` only refine an instance's shape and are not walked.
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { isObject } from '../openapi/pointer.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/i;
 const SHAPE_KEYWORDS = {
@@ -17,6 +18,7 @@ const SHAPE_KEYWORDS = {
 
 export default createRulesetFunction({ input: null, options: null }, function closedRequestBodies(requestBody, _options, context) {
   if (!isObject(requestBody) || !isObject(requestBody.content)) return [];
+  /** @type {LintResult[]} */
   const results = [];
   const seen = new Set();
   for (const [mediaType, media] of Object.entries(requestBody.content)) {
@@ -34,17 +36,23 @@ export default createRulesetFunction({ input: null, options: null }, function cl
   return results;
 });
 
-function isObjectSchema(schema) {
+/** @import { JsonObject, Path } from '../openapi/pointer.mjs' */
+
+function isObjectSchema(/** @type {JsonObject} */ schema) {
   const type = schema.type;
   if (type === 'object' || (Array.isArray(type) && type.includes('object'))) return true;
   return type === undefined && (isObject(schema.properties) || isObject(schema.patternProperties) || 'additionalProperties' in schema);
 }
 
-function isClosedByBranches(schema) {
+function isClosedByBranches(/** @type {JsonObject} */ schema) {
   const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   return branches !== undefined && branches.length > 0 && !isObject(schema.properties) && !isObject(schema.patternProperties);
 }
 
+/**
+ * @param {unknown} schema @param {Path} path @param {Set<unknown>} seen schemas visited already
+ * @param {(schema: JsonObject, path: Path) => void} visit
+ */
 function walkShapes(schema, path, seen, visit) {
   if (!isObject(schema) || seen.has(schema)) return;
   seen.add(schema);

@@ -6,8 +6,10 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { eachSchema } from '../openapi/schemas.mjs';
 import { follow, isObject } from '../openapi/pointer.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction({ input: null, options: null }, function discriminatorMapping(document) {
+  /** @type {LintResult[]} */
   const results = [];
   eachSchema(document, (schema, path) => {
     const discriminator = schema.discriminator;
@@ -22,8 +24,7 @@ export default createRulesetFunction({ input: null, options: null }, function di
     const mapping = isObject(discriminator.mapping) ? discriminator.mapping : {};
     const targets = Object.values(mapping);
     const branchRefs = branches.map((branch) => (isObject(branch) ? branch.$ref : undefined));
-    branches.forEach((branch, index) => {
-      const ref = branchRefs[index];
+    branchRefs.forEach((ref, index) => {
       if (typeof ref !== 'string') results.push({ message: `oneOf branch ${index} is inline; a mapped branch must be a $ref.`, path: [...path, 'oneOf', index] });
       else if (!targets.includes(ref)) results.push({ message: `oneOf branch ${ref} is not a target of the discriminator mapping.`, path: [...path, 'oneOf', index] });
     });

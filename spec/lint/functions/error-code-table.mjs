@@ -5,6 +5,7 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { readErrorCodeTables } from '../openapi/error-codes.mjs';
 import { isObject } from '../openapi/pointer.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction(
   {
@@ -19,6 +20,7 @@ export default createRulesetFunction(
   function errorCodeTable(document, options) {
     const { schemaPath, codes, statedTable, referenceStatuses, referenceStatusesPath } = readErrorCodeTables(document, options);
     if (codes.length === 0) return [{ message: `${options.errorCodeSchema} has no enum of error codes.`, path: schemaPath }];
+    /** @type {LintResult[]} */
     const results = [];
     const tablePath = [...schemaPath, 'x-codes'];
     for (const code of codes) {
@@ -36,16 +38,19 @@ export default createRulesetFunction(
         results.push({ message: `x-codes ${code} status must be an HTTP status or null (name only); got ${JSON.stringify(status)}.`, path: at });
       }
     }
-    for (const code of Object.keys(referenceStatuses)) {
-      const stated = statedTable[code];
-      if (!isObject(stated) || stated.status !== null) {
-        results.push({ message: `Open point ${options.nameOnlyOpenPoint} gives a reference status to ${code}, which is not a name-only code.`, path: [...referenceStatusesPath, code] });
+    // Reference statuses are read from the open point, so they exist only where its path does.
+    if (referenceStatusesPath !== null) {
+      for (const code of Object.keys(referenceStatuses)) {
+        const stated = statedTable[code];
+        if (!isObject(stated) || stated.status !== null) {
+          results.push({ message: `Open point ${options.nameOnlyOpenPoint} gives a reference status to ${code}, which is not a name-only code.`, path: [...referenceStatusesPath, code] });
+        }
       }
     }
     return results;
   },
 );
 
-function isValidStatus(status) {
-  return Number.isInteger(status) && status >= 100 && status <= 599;
+function isValidStatus(/** @type {unknown} */ status) {
+  return typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599;
 }

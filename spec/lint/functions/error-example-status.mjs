@@ -6,6 +6,7 @@ import { createRulesetFunction } from '@stoplight/spectral-core';
 import { readErrorCodeTables } from '../openapi/error-codes.mjs';
 import { eachOperationResponse, isErrorStatus, operationLabel } from '../openapi/operations.mjs';
 import { follow, isObject } from '../openapi/pointer.mjs';
+/** @import { JsonObject, LintResult, Path } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction(
   {
@@ -19,6 +20,7 @@ export default createRulesetFunction(
   },
   function errorExampleStatus(document, options) {
     const tables = readErrorCodeTables(document, options);
+    /** @type {LintResult[]} */
     const results = [];
     for (const entry of eachOperationResponse(document)) {
       if (!isErrorStatus(entry.status)) continue;
@@ -34,7 +36,11 @@ export default createRulesetFunction(
   },
 );
 
-/** The media-level `example` and `examples` of a response, with their values. */
+/**
+ * The media-level `example` and `examples` of a response, with their values.
+ * @param {unknown} document
+ * @param {{ response: JsonObject, responsePath: Path }} entry
+ */
 function* responseExamples(document, { response, responsePath }) {
   if (!isObject(response.content)) return;
   for (const [mediaType, media] of Object.entries(response.content)) {
@@ -51,7 +57,12 @@ function* responseExamples(document, { response, responsePath }) {
   }
 }
 
-/** What is wrong with an error example under a status, or null. */
+/**
+ * What is wrong with an error example under a status, or null.
+ * @param {unknown} value
+ * @param {string} status a status key: `404`, or a range such as `4XX`
+ * @param {ReturnType<typeof readErrorCodeTables>} tables
+ */
 function statusProblem(value, status, tables) {
   const code = isObject(value) && isObject(value.error) ? value.error.code : undefined;
   if (typeof code !== 'string') return 'has no error.code.';

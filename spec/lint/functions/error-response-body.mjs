@@ -3,6 +3,7 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { eachOperationResponse, isErrorStatus, operationLabel } from '../openapi/operations.mjs';
 import { isObject } from '../openapi/pointer.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction(
   {
@@ -15,6 +16,7 @@ export default createRulesetFunction(
     },
   },
   function errorResponseBody(document, { mediaType, schemaRef }) {
+    /** @type {LintResult[]} */
     const results = [];
     const checked = new Set();
     for (const entry of eachOperationResponse(document)) {

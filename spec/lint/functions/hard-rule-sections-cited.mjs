@@ -3,6 +3,7 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { isObject } from '../openapi/pointer.mjs';
 import { eachCitation } from '../openapi/seed-citations.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction({ input: null, options: null }, function hardRuleSectionsCited(document) {
   const cited = new Set();
@@ -10,6 +11,7 @@ export default createRulesetFunction({ input: null, options: null }, function ha
     if (Array.isArray(ids)) for (const id of ids) cited.add(id);
   });
   const index = Array.isArray(document['x-seed-sections']) ? document['x-seed-sections'] : [];
+  /** @type {LintResult[]} */
   const results = [];
   index.forEach((section, position) => {
     if (isObject(section) && section.hard_rules === true && !cited.has(section.id)) {

@@ -7,12 +7,14 @@
 // fields when they skip or relax a check, so a missing one leaves a skip unexplained.
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { isObject } from '../openapi/pointer.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction({ input: null, options: null }, function openPointComplete(document) {
   const points = document['x-open-points'];
   if (!Array.isArray(points) || points.length === 0) return [{ message: 'The document lists no x-open-points.', path: [] }];
   const sections = new Set((Array.isArray(document['x-seed-sections']) ? document['x-seed-sections'] : []).filter(isObject).map((section) => section.id));
   const seenIds = new Set();
+  /** @type {LintResult[]} */
   const results = [];
   points.forEach((point, index) => {
     const at = ['x-open-points', index];
@@ -44,6 +46,6 @@ export default createRulesetFunction({ input: null, options: null }, function op
   return results;
 });
 
-function isText(value) {
+function isText(/** @type {unknown} */ value) {
   return typeof value === 'string' && value.trim().length > 0;
 }

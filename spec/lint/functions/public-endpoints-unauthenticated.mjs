@@ -3,6 +3,7 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { HTTP_METHODS } from '../openapi/operations.mjs';
 import { isObject } from '../openapi/pointer.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction(
   {
@@ -15,6 +16,7 @@ export default createRulesetFunction(
     },
   },
   function publicEndpointsUnauthenticated(pathsObject, { paths }, context) {
+    /** @type {LintResult[]} */
     const results = [];
     for (const pathKey of paths) {
       const pathItem = isObject(pathsObject) ? pathsObject[pathKey] : undefined;

@@ -4,6 +4,7 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { eachOperationResponse, operationLabel } from '../openapi/operations.mjs';
 import { isObject } from '../openapi/pointer.mjs';
+/** @import { JsonObject, LintResult, Path } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction(
   {
@@ -16,9 +17,10 @@ export default createRulesetFunction(
     },
   },
   function requestIdHeader(document, { header, ref }) {
+    /** @type {LintResult[]} */
     const results = [];
     const checked = new Set();
-    const check = (response, responsePath, where) => {
+    const check = (/** @type {JsonObject} */ response, /** @type {Path} */ responsePath, /** @type {string} */ where) => {
       const key = JSON.stringify(responsePath);
       if (checked.has(key)) return;
       checked.add(key);

@@ -7,9 +7,11 @@ import { createRulesetFunction } from '@stoplight/spectral-core';
 import { schema as validateAgainstSchema } from '@stoplight/spectral-functions';
 import { eachSchema } from '../openapi/schemas.mjs';
 import { isObject, valueAt } from '../openapi/pointer.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction({ input: null, options: null }, function schemaExamplesValid(document, _options, context) {
   const resolvedDocument = /** @type {{ resolved?: unknown }} */ (context.documentInventory).resolved ?? document;
+  /** @type {LintResult[]} */
   const results = [];
   eachSchema(document, (schema, path) => {
     if (!Array.isArray(schema.examples)) return;
@@ -17,7 +19,8 @@ export default createRulesetFunction({ input: null, options: null }, function sc
     if (!isObject(resolved)) return;
     schema.examples.forEach((example, index) => {
       const examplePath = [...path, 'examples', index];
-      const found = validateAgainstSchema(example, { schema: resolved, dialect: 'draft2020-12', allErrors: true }, { ...context, path: examplePath }) ?? [];
+      // Spectral's schema function answers synchronously; it is declared as any ruleset function, which may be async.
+      const found = /** @type {LintResult[] | void} */ (validateAgainstSchema(example, { schema: resolved, dialect: 'draft2020-12', allErrors: true }, { ...context, path: examplePath })) ?? [];
       for (const result of found) {
         results.push({ message: `examples[${index}] does not match its schema: ${result.message}`, path: result.path ?? examplePath });
       }

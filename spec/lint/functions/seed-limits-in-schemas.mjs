@@ -5,6 +5,7 @@
 // `maxProperties` from Questions or the `pattern` of AssetId cannot lint clean.
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { follow, isObject, refToPath, valueAt } from '../openapi/pointer.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 const TABLE_PATH = ['x-seed-limits', 'schema_keywords'];
 
@@ -13,6 +14,7 @@ export default createRulesetFunction({ input: null, options: null }, function se
   if (!isObject(table) || Object.keys(table).length === 0) {
     return [{ message: 'x-seed-limits.schema_keywords must record the seed limits schema keywords carry, each with the schema it applies to.', path: ['x-seed-limits'] }];
   }
+  /** @type {LintResult[]} */
   const results = [];
   for (const [name, entry] of Object.entries(table)) {
     const entryPath = [...TABLE_PATH, name];

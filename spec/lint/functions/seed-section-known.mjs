@@ -4,11 +4,13 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { isObject } from '../openapi/pointer.mjs';
 import { eachCitation } from '../openapi/seed-citations.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction({ input: null, options: null }, function seedSectionKnown(document) {
   const index = Array.isArray(document['x-seed-sections']) ? document['x-seed-sections'] : [];
   const known = new Set(index.filter(isObject).map((section) => section.id));
   if (known.size === 0) return [{ message: 'The document has no `x-seed-sections` index of seed section ids.', path: [] }];
+  /** @type {LintResult[]} */
   const results = [];
   eachCitation(document, [], (cited, path) => {
     if (!Array.isArray(cited)) {

@@ -5,8 +5,10 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { HTTP_METHODS } from '../openapi/operations.mjs';
 import { isObject } from '../openapi/pointer.mjs';
+/** @import { JsonObject, LintResult, Path } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction({ input: null, options: null }, function seedSectionPresent(document) {
+  /** @type {LintResult[]} */
   const results = [];
   for (const { node, path, kind } of citingNodes(document)) {
     const cited = node['x-seed-section'];
@@ -21,7 +23,15 @@ export default createRulesetFunction({ input: null, options: null }, function se
   return results;
 });
 
-/** The nodes that must cite the seed, each with what kind of node it is. */
+/**
+ * @typedef {{ node: JsonObject, path: Path, kind: string }} CitingNode
+ */
+
+/**
+ * The nodes that must cite the seed, each with what kind of node it is.
+ * @param {JsonObject} document
+ * @returns {Generator<CitingNode>}
+ */
 function* citingNodes(document) {
   const components = isObject(document.components) ? document.components : {};
   yield* entries(components.schemas, ['components', 'schemas'], 'component schema');
@@ -49,6 +59,11 @@ function* citingNodes(document) {
   }
 }
 
+/**
+ * The inline (not $ref) object members of `map`, extensions (x-...) left out.
+ * @param {unknown} map @param {Path} path @param {string} kind
+ * @returns {Generator<CitingNode>}
+ */
 function* entries(map, path, kind) {
   if (!isObject(map)) return;
   for (const [key, node] of Object.entries(map)) {
@@ -56,6 +71,11 @@ function* entries(map, path, kind) {
   }
 }
 
+/**
+ * The inline (not $ref) objects of `list`.
+ * @param {unknown} list @param {Path} path @param {string} kind
+ * @returns {Generator<CitingNode>}
+ */
 function* items(list, path, kind) {
   if (!Array.isArray(list)) return;
   for (const [index, node] of list.entries()) {

@@ -3,10 +3,12 @@
 // properties, so they are never checked here.
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { eachSchema } from '../openapi/schemas.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
 export default createRulesetFunction({ input: null, options: null }, function snakeCaseProperties(document) {
+  /** @type {LintResult[]} */
   const results = [];
   eachSchema(document, (schema, path) => {
     if (schema.properties === null || typeof schema.properties !== 'object') return;

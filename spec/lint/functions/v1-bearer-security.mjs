@@ -5,6 +5,7 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { eachOperation, operationLabel } from '../openapi/operations.mjs';
 import { isObject } from '../openapi/pointer.mjs';
+/** @import { LintResult } from '../openapi/pointer.mjs' */
 
 export default createRulesetFunction(
   {
@@ -18,10 +19,11 @@ export default createRulesetFunction(
   },
   function v1BearerSecurity(document, { pathPrefix, keyPrefix }) {
     const schemes = isObject(document.components?.securitySchemes) ? document.components.securitySchemes : {};
-    const isBearerWithPrefix = (name) => {
+    const isBearerWithPrefix = (/** @type {string} */ name) => {
       const scheme = schemes[name];
       return isObject(scheme) && scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer' && scheme['x-key-prefix'] === keyPrefix;
     };
+    /** @type {LintResult[]} */
     const results = [];
     for (const entry of eachOperation(document)) {
       if (entry.pathKey !== pathPrefix && !entry.pathKey.startsWith(`${pathPrefix}/`)) continue;

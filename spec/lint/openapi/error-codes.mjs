@@ -24,7 +24,7 @@ export function readErrorCodeTables(document, { errorCodeSchema, nameOnlyOpenPoi
     referenceStatuses,
     referenceStatusesPath: openPointIndex >= 0 ? ['x-open-points', openPointIndex, 'x-reference-choice', 'statuses'] : null,
     /** The status a code must be answered with: the stated one, else the reference one; undefined if neither. */
-    statusOf(code) {
+    statusOf(/** @type {string} */ code) {
       const stated = isObject(statedTable[code]) ? statedTable[code].status : undefined;
       if (Number.isInteger(stated)) return stated;
       const reference = referenceStatuses[code];

@@ -40,11 +40,11 @@ export function* eachOperationResponse(document) {
 }
 
 /** True for a 4xx or 5xx status key, including the ranges 4XX and 5XX. */
-export function isErrorStatus(status) {
+export function isErrorStatus(/** @type {string | number} */ status) {
   return /^[45]([0-9]{2}|XX)$/i.test(String(status));
 }
 
 /** A readable operation name for messages, e.g. "POST /v1/decide". */
-export function operationLabel({ method, pathKey }) {
+export function operationLabel(/** @type {{ method: string, pathKey: string }} */ { method, pathKey }) {
   return `${method.toUpperCase()} ${pathKey}`;
 }

@@ -2,7 +2,18 @@
 // Lint functions read the unresolved document so they can tell a $ref from an inline object
 // and report the place a fix belongs; this module follows a $ref when they need the target.
 
-/** @param {unknown} value */
+/**
+ * @typedef {Array<string | number>} Path  Where a node lives in the document.
+ * @typedef {Record<string, any>} JsonObject  An object of the parsed document (see isObject).
+ * @typedef {import('@stoplight/spectral-core').IFunctionResult} LintResult  One finding of a lint function.
+ */
+
+/**
+ * A JSON object (not an array, not null). Its members are `any`: the document is parsed YAML of
+ * no declared type, and every lint function checks what it reads before relying on it.
+ * @param {unknown} value
+ * @returns {value is Record<string, any>}
+ */
 export function isObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,11 @@
 import { HTTP_METHODS } from './operations.mjs';
 import { isObject, refToPath, valueAt } from './pointer.mjs';
 
+/**
+ * @import { JsonObject, Path } from './pointer.mjs'
+ * @typedef {(schema: JsonObject, path: Path) => void} SchemaVisitor
+ */
+
 const SINGLE_SUBSCHEMA = ['items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'contentSchema'];
 const LIST_OF_SUBSCHEMAS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const MAP_OF_SUBSCHEMAS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
@@ -12,8 +17,8 @@ const MAP_OF_SUBSCHEMAS = ['properties', 'patternProperties', 'dependentSchemas'
 /**
  * Visits `schema` and every subschema inside it (boolean schemas excluded).
  * @param {unknown} schema
- * @param {Array<string | number>} path
- * @param {(schema: Record<string, any>, path: Array<string | number>) => void} visit
+ * @param {Path} path
+ * @param {SchemaVisitor} visit
  */
 export function walkSchema(schema, path, visit) {
   if (!isObject(schema)) return;
@@ -34,7 +39,7 @@ export function walkSchema(schema, path, visit) {
 /**
  * Visits every schema of the document with its path.
  * @param {any} document the unresolved document
- * @param {(schema: Record<string, any>, path: Array<string | number>) => void} visit
+ * @param {SchemaVisitor} visit
  */
 export function eachSchema(document, visit) {
   const components = isObject(document?.components) ? document.components : {};
@@ -47,6 +52,7 @@ export function eachSchema(document, visit) {
   eachEntry(document?.webhooks, ['webhooks'], (pathItem, path) => pathItemSchemas(pathItem, path, visit));
 }
 
+/** @param {JsonObject} pathItem @param {Path} path @param {SchemaVisitor} visit */
 function pathItemSchemas(pathItem, path, visit) {
   eachItem(pathItem.parameters, [...path, 'parameters'], (parameter, at) => parameterSchemas(parameter, at, visit));
   for (const method of HTTP_METHODS) {
@@ -59,24 +65,33 @@ function pathItemSchemas(pathItem, path, visit) {
   }
 }
 
-// Parameters and headers carry a schema, or a content map with one.
+/**
+ * Parameters and headers carry a schema, or a content map with one.
+ * @param {unknown} node @param {Path} path @param {SchemaVisitor} visit
+ */
 function parameterSchemas(node, path, visit) {
   if (!isObject(node) || '$ref' in node) return;
   walkSchema(node.schema, [...path, 'schema'], visit);
   contentSchemas(node, path, visit);
 }
 
+/** @param {unknown} response @param {Path} path @param {SchemaVisitor} visit */
 function responseSchemas(response, path, visit) {
   if (!isObject(response) || '$ref' in response) return;
   contentSchemas(response, path, visit);
   eachEntry(response.headers, [...path, 'headers'], (header, at) => parameterSchemas(header, at, visit));
 }
 
+/** @param {unknown} node @param {Path} path @param {SchemaVisitor} visit */
 function contentSchemas(node, path, visit) {
   if (!isObject(node) || '$ref' in node) return;
   eachEntry(node.content, [...path, 'content'], (mediaType, at) => walkSchema(mediaType.schema, [...at, 'schema'], visit));
 }
 
+/**
+ * Each object member of `map` but extensions (x-...), with its path.
+ * @param {unknown} map @param {Path} path @param {(value: JsonObject, path: Path) => void} fn
+ */
 function eachEntry(map, path, fn) {
   if (!isObject(map)) return;
   for (const [key, value] of Object.entries(map)) {
@@ -84,6 +99,7 @@ function eachEntry(map, path, fn) {
   }
 }
 
+/** @param {unknown} list @param {Path} path @param {(item: unknown, path: Path) => void} fn */
 function eachItem(list, path, fn) {
   if (Array.isArray(list)) list.forEach((item, index) => fn(item, [...path, index]));
 }
