@@ -104,5 +104,9 @@ export async function replay(exchanges: readonly RecordedExchange[], target: Rep
   const count = (kind: ReplayVerdict['kind']) => verdicts.filter((v) => v.kind === kind).length;
   const skipReasons: Record<string, number> = {};
   for (const verdict of verdicts) if (verdict.kind === 'skipped') skipReasons[verdict.reason] = (skipReasons[verdict.reason] ?? 0) + 1;
-  return { verdicts, counts: { replayed: count('same') + count('changed'), same: count('same'), changed: count('changed'), skipped: count('skipped') }, skipReasons };
+  return {
+    verdicts,
+    counts: { replayed: count('same') + count('changed'), same: count('same'), changed: count('changed'), skipped: count('skipped') },
+    skipReasons,
+  };
 }

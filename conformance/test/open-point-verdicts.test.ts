@@ -36,8 +36,12 @@ const VERDICT_MODULES = [
 
 /** The files that declare checks. */
 const CHECK_FILES = [
-  ...readdirSync(join(root, 'conformance')).filter((file) => file.endsWith('.ts')).map((file) => `conformance/${file}`),
-  ...readdirSync(join(root, 'property')).filter((file) => file.endsWith('.ts')).map((file) => `property/${file}`),
+  ...readdirSync(join(root, 'conformance'))
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => `conformance/${file}`),
+  ...readdirSync(join(root, 'property'))
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => `property/${file}`),
 ];
 
 /** Top-level statements: each starts at a line in column 0 that is not a comment or a closing bracket. */

@@ -188,7 +188,11 @@ export const schemaCases: CorpusCase[] = [
   {
     name: 'response oneOf variant added (a new answer shape)',
     change: (doc) => {
-      doc.components.schemas.RankAnswer = { type: 'object', required: ['type', 'ranking'], properties: { type: { const: 'rank' }, ranking: { type: 'array', items: { type: 'string' } } } };
+      doc.components.schemas.RankAnswer = {
+        type: 'object',
+        required: ['type', 'ranking'],
+        properties: { type: { const: 'rank' }, ranking: { type: 'array', items: { type: 'string' } } },
+      };
       doc.components.schemas.Answer.oneOf.push({ $ref: '#/components/schemas/RankAnswer' });
       doc.components.schemas.Answer.discriminator.mapping.rank = '#/components/schemas/RankAnswer';
     },
