@@ -94,7 +94,10 @@ const LISTED_TYPE_READINGS: readonly ListedTypeReading[] = [
 /** "IMAGE/PNG; x=1" -> "image/png": the listed type a declared one names. */
 const namedType = (declared: string) => declared.split(';', 1)[0]!.trim().toLowerCase();
 
-/** Uploads the file under its own listed type, which must be stored: a refusal of the same bytes under another declared type can then only come from that type. */
+/**
+ * Uploads the file under its own listed type, which must be stored: a refusal of the same bytes
+ * under another declared type can then only come from that type.
+ */
 async function expectStoredUnderOwnType(t: CheckContext, bytes: Uint8Array, mimeType: SampleMimeType): Promise<void> {
   expectStatus(await t.a.upload(bytes, mimeType), 201, `for the ${mimeType} file declared as what it is`);
 }

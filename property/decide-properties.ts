@@ -75,7 +75,8 @@ function judgeRefused(reply: Reply, mutated: MutatedBody & { mutation: DecideMut
   const { mutation } = mutated;
   if (mutation.expected.status === 'refused-or-answered' && isSuccess(reply)) {
     if (!mutated.answeredAs) throw new Error(`Mutation ${mutation.name} gives no request to judge its answer by`);
-    return judgeAnswered(reply, mutated.answeredAs);
+    judgeAnswered(reply, mutated.answeredAs);
+    return;
   }
   const wanted = `${describeExpectation(mutation.expected)} for ${mutation.name} (${mutation.rule}; seed ${mutation.seedSections.join(', ')})`;
   if (reply.status < 400 || reply.status >= 500) throw new CheckFailure(wanted, describeReply(reply));

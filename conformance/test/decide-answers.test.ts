@@ -66,6 +66,7 @@ describe('decide-answers checks', () => {
       { fault: 'folds Cyrillic "а" into Latin "a" in option ids', mutation: () => renameOptionKeys(cyrillicToLatin) },
       {
         fault: 'loses the option "__proto__" (assigned on a plain object)',
+        // biome-ignore lint/suspicious/noProto lint/complexity/useLiteralKeys: the option id "__proto__" is the subject; the quoted key says so.
         mutation: () => onChoiceAnswers((answer) => delete answer.probabilities['__proto__']),
       },
       { fault: 'refuses the option "__proto__" and folds Cyrillic into Latin in the others', mutation: () => refusingProto(renameOptionKeys(cyrillicToLatin)) },

@@ -28,7 +28,10 @@ function compareRequestBody(ctx: OperationContext): void {
   const report = (r: Rule, message: string, oldPointer = before.pointer, newPointer = after.pointer) =>
     ctx.collector.report(r, { oldPointer, newPointer, operation: ctx.label, message });
   if (!before.body && !after.body) return;
-  if (before.body && !after.body) return report(RULES.removed, `${ctx.label} no longer takes a request body.`);
+  if (before.body && !after.body) {
+    report(RULES.removed, `${ctx.label} no longer takes a request body.`);
+    return;
+  }
   const wasRequired = before.body?.required === true;
   const isRequired = after.body?.required === true;
   if (!wasRequired && isRequired) report(RULES.becameRequired, `The request body of ${ctx.label} is now required.`);

@@ -9,7 +9,7 @@ import { decideRequestArbitrary, optionIdsOf, questionsOf, questionType, withinM
 import { SchemaConverter } from '../arbitraries/from-schema.ts';
 import { decideLimits } from '../arbitraries/limits.ts';
 import { fillerText } from '../arbitraries/text.ts';
-import { isWireObject, jsonBytes, showWire, toJsonText, WireObject, wireObject, type WireValue } from '../arbitraries/wire.ts';
+import { isWireObject, jsonBytes, showWire, toJsonText, type WireObject, wireObject, type WireValue } from '../arbitraries/wire.ts';
 
 const POOL: AssetPool = {
   image: [{ id: 'asset_image000001', mimeType: 'image/png' }],

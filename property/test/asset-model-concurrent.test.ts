@@ -79,11 +79,11 @@ function expectReportedFailure(result: CheckResult): void {
   expect(result.message).toMatch(/seed \d+, path "[\d:]+"/);
   expect(result.message).toContain('shortest failing sequence [');
   // The failing group's curl lines, each in the background, then wait: the requests overlap again.
-  const reproduction = /reproduce with \(\n([^]*?)\nwait\)\)/.exec(result.message ?? '')?.[1];
+  const reproduction = /reproduce with \(\n([\s\S]*?)\nwait\)\)/.exec(result.message ?? '')?.[1];
   expect(reproduction, result.message).toBeDefined();
   const lines = reproduction!.split('\n');
   expect(lines.length).toBeGreaterThanOrEqual(2);
-  for (const line of lines) expect(line).toMatch(/^curl -sS -i -X (GET|POST|DELETE) '[^']+'.* &(  # body: .*)?$/);
+  for (const line of lines) expect(line).toMatch(/^curl -sS -i -X (GET|POST|DELETE) '[^']+'.* &( {2}# body: .*)?$/);
   // A shell reads it as the requests in the background and one wait (bash -n: parsed, not run).
   expect(() => execFileSync('bash', ['-n', '-c', `${reproduction}\nwait`])).not.toThrow();
   expect(result.notes.some((note) => note.includes("sent once more together as this check's last exchanges: (\ncurl "))).toBe(true);

@@ -42,6 +42,7 @@ describe('junit.xml', () => {
     expect(property(suites()[0]!, 'spec.sha256')).toBe(report.spec.sha256);
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the test's name quotes the pattern of a test case's name.
   it('names each test case `${id} ${title}` in the class of its area, with its time in seconds and its level as a property', () => {
     const health = testcase('SERVICE-HEALTH');
     expect(health.attributes).toEqual({ classname: 'service', name: 'SERVICE-HEALTH GET /health answers 200 without a key', time: '0.003' });

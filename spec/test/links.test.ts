@@ -57,7 +57,7 @@ function expressionHolds(expression: string, response: JsonObject): boolean {
   if (body) return bodyAlwaysHas(response, body[1]!);
   const header = /^\$response\.header\.(.+)$/.exec(expression);
   if (header) {
-    const declared = deref((((response.headers as JsonObject | undefined) ?? {})[header[1]!] as JsonObject) ?? {});
+    const declared = deref(((response.headers as JsonObject | undefined)?.[header[1]!] as JsonObject | undefined) ?? {});
     return declared.required === true;
   }
   return false;
