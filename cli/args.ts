@@ -70,7 +70,11 @@ Exit status: 0 every MUST check passed; 1 a MUST check failed; 2 usage error (an
 value or check id, a selection that leaves nothing to run), unreachable target, or a key the
 target refuses.`;
 
-const list = (text: string | undefined): string[] => (text ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+const list = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 function positiveInteger(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -129,8 +133,10 @@ export function parseCapabilities(text: string | undefined): Capability[] {
 /** --reference-profile: a profile of the bundled server, which only applies without --base-url. */
 export function parseReferenceProfile(text: string | undefined, baseUrl: string | undefined): ProfileName {
   const referenceProfile = text ?? 'reference';
-  if (!(PROFILE_NAMES as readonly string[]).includes(referenceProfile)) throw new UsageError(`--reference-profile must be ${PROFILE_NAMES.join(' or ')}; got "${referenceProfile}"`);
-  if (baseUrl !== undefined && text !== undefined) throw new UsageError('--reference-profile is for the bundled reference server; it does not apply with --base-url');
+  if (!(PROFILE_NAMES as readonly string[]).includes(referenceProfile))
+    throw new UsageError(`--reference-profile must be ${PROFILE_NAMES.join(' or ')}; got "${referenceProfile}"`);
+  if (baseUrl !== undefined && text !== undefined)
+    throw new UsageError('--reference-profile is for the bundled reference server; it does not apply with --base-url');
   return referenceProfile as ProfileName;
 }
 
@@ -175,7 +181,8 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
   if (baseUrl !== undefined && !keyA) throw new UsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
 
   const referenceProfile = parseReferenceProfile(values['reference-profile'], baseUrl);
-  if (baseUrl !== undefined && values['reference-choice'] !== undefined) throw new UsageError('--reference-choice is for the bundled reference server; it does not apply with --base-url');
+  if (baseUrl !== undefined && values['reference-choice'] !== undefined)
+    throw new UsageError('--reference-choice is for the bundled reference server; it does not apply with --base-url');
   let referenceChoices: ChoiceOverrides;
   try {
     // The bundled server's own parser: the same open-point ids and choice names as its --choice.

@@ -25,7 +25,12 @@ export interface CommandIo {
 export function diffCommand(argv: string[], io: CommandIo, cwd = process.cwd()): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { format: { type: 'string' }, 'list-rules': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { format: { type: 'string' }, 'list-rules': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' } },
+    });
   } catch (error) {
     io.err(`decision-conformance diff: ${(error as Error).message}\nSee "decision-conformance diff --help".\n`);
     return 2;

@@ -6,7 +6,16 @@ export function listChecks(format: 'text' | 'json', suites: readonly Suite[]): s
   const entries = suites.flatMap((suite) => SUITE_CHECKS[suite].checks.map((check) => ({ suite, check })));
   if (format === 'json') {
     return JSON.stringify(
-      entries.map(({ suite, check: { id, level, area, seedSections, title, openPoint, requires } }) => ({ id, suite, level, area, seed_sections: seedSections, title, open_point: openPoint, requires })),
+      entries.map(({ suite, check: { id, level, area, seedSections, title, openPoint, requires } }) => ({
+        id,
+        suite,
+        level,
+        area,
+        seed_sections: seedSections,
+        title,
+        open_point: openPoint,
+        requires,
+      })),
       null,
       2,
     );

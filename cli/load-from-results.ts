@@ -26,10 +26,15 @@ export function learnFromResults(results: ConformanceResults): LearnedTarget {
     learned.notes.push(`capabilities claimed in that run: ${learned.capabilities.join(',') || 'none'}`);
   }
   const observed = results.checks?.find((check) => check.id === FEEDBACK_REFERENCE_SHAPE_CHECK);
-  const feedback = observed?.status === 'observed' ? observed.evidence?.filter((exchange) => exchange.request.method === 'POST' && exchange.request.url.endsWith('/v1/feedback')).at(-1) : undefined;
+  const feedback =
+    observed?.status === 'observed'
+      ? observed.evidence?.filter((exchange) => exchange.request.method === 'POST' && exchange.request.url.endsWith('/v1/feedback')).at(-1)
+      : undefined;
   const status = feedback?.response?.status;
   if (status === undefined) {
-    learned.notes.push(`no observation of feedback-shape (${FEEDBACK_REFERENCE_SHAPE_CHECK} ${observed ? observed.status : 'not in the run'}): feedback shape not learned`);
+    learned.notes.push(
+      `no observation of feedback-shape (${FEEDBACK_REFERENCE_SHAPE_CHECK} ${observed ? observed.status : 'not in the run'}): feedback shape not learned`,
+    );
   } else if (status >= 200 && status < 300) {
     learned.feedbackShape = REFERENCE_FEEDBACK_SHAPE;
     learned.notes.push(`feedback of the reference shape was answered ${status}: mixed sends it`);

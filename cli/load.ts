@@ -130,7 +130,14 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
       ...(k6 ? { k6 } : {}),
       repeat,
       // The embedded server lives in this process: its memory is this process's (the Node runner's too, when it runs).
-      ...(embedded ? { memory: { source: k6 ? 'kit process running the embedded reference server' : 'kit process running the embedded reference server and the Node runner', rssBytes: () => process.memoryUsage().rss } } : {}),
+      ...(embedded
+        ? {
+            memory: {
+              source: k6 ? 'kit process running the embedded reference server' : 'kit process running the embedded reference server and the Node runner',
+              rssBytes: () => process.memoryUsage().rss,
+            },
+          }
+        : {}),
       output: (line) => out(`  ${line}\n`),
     });
   } finally {
@@ -146,7 +153,9 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   const dir = (values['report-dir'] as string | undefined) ?? defaultReportDir(startedAt);
   await writeReports(report, dir);
   const verdict = loadVerdict(load);
-  out(`${verdict === 'pass' ? 'thresholds held' : 'THRESHOLDS MISSED'} in ${load.runs.filter((run) => run.passed).length} of ${load.runs.length} runs; reports in ${dir}\n`);
+  out(
+    `${verdict === 'pass' ? 'thresholds held' : 'THRESHOLDS MISSED'} in ${load.runs.filter((run) => run.passed).length} of ${load.runs.length} runs; reports in ${dir}\n`,
+  );
   return verdict === 'pass' ? 0 : 1;
 }
 
@@ -181,7 +190,11 @@ async function generator(values: { k6?: unknown; node?: unknown }, env: NodeJS.P
   } catch (error) {
     throw new LoadUsageError((error as Error).message);
   }
-  out(k6 ? `k6 ${await k6Version(k6.path)} (${k6.path}, from ${k6.source}) runs ${scenario}\n` : `no k6 found (--k6, K6_BIN, PATH): the kit's Node runner runs ${scenario}\n`);
+  out(
+    k6
+      ? `k6 ${await k6Version(k6.path)} (${k6.path}, from ${k6.source}) runs ${scenario}\n`
+      : `no k6 found (--k6, K6_BIN, PATH): the kit's Node runner runs ${scenario}\n`,
+  );
   return k6;
 }
 
@@ -208,7 +221,8 @@ function targetClaims(values: Record<string, unknown>, baseUrl: string | undefin
 function conformanceResults(path: string): ConformanceResults {
   const { file, parsed } = readResultsFile(path, 'from-results');
   const kind = (parsed as { kind?: unknown } | null)?.kind;
-  if (kind !== undefined && kind !== 'conformance') throw new LoadUsageError(`--from-results ${file} holds a ${String(kind)} run; it takes a conformance run's results`);
+  if (kind !== undefined && kind !== 'conformance')
+    throw new LoadUsageError(`--from-results ${file} holds a ${String(kind)} run; it takes a conformance run's results`);
   return (parsed ?? {}) as ConformanceResults;
 }
 
@@ -258,7 +272,10 @@ async function loadCompare(argv: string[], env: NodeJS.ProcessEnv, out: Write): 
   }
   const folders = values.baseline !== undefined || values.candidate !== undefined;
   const urls = values['baseline-url'] !== undefined || values['candidate-url'] !== undefined;
-  if (folders === urls) throw new LoadUsageError('load compare needs either --baseline DIR and --candidate DIR (runs made earlier) or --baseline-url URL and --candidate-url URL (measured now, interleaved)');
+  if (folders === urls)
+    throw new LoadUsageError(
+      'load compare needs either --baseline DIR and --candidate DIR (runs made earlier) or --baseline-url URL and --candidate-url URL (measured now, interleaved)',
+    );
   let sides: { baseline: LoadRun[]; candidate: LoadRun[] };
   if (folders) {
     if (!values.baseline || !values.candidate) throw new LoadUsageError('load compare needs --baseline DIR and --candidate DIR');
@@ -287,7 +304,8 @@ async function measureInterleaved(values: Record<string, unknown>, env: NodeJS.P
     return { baseUrl, apiKey };
   };
   const scenario = (values.scenario as string | undefined) ?? 'decide-capacity';
-  if (!isScenarioName(scenario) || scenario === 'cold-start') throw new LoadUsageError(`--scenario must be one of ${SCENARIOS.filter((name) => name !== 'cold-start').join(', ')}; got "${scenario}"`);
+  if (!isScenarioName(scenario) || scenario === 'cold-start')
+    throw new LoadUsageError(`--scenario must be one of ${SCENARIOS.filter((name) => name !== 'cold-start').join(', ')}; got "${scenario}"`);
   const order = (values.order as string | undefined) ?? 'abba';
   if (order !== 'abba' && order !== 'abab') throw new LoadUsageError(`--order must be abba or abab; got "${order}"`);
   const baseline = side('baseline');
@@ -310,7 +328,9 @@ export function comparisonText(comparison: Comparison): string {
     `${comparison.regression ? 'REGRESSION' : 'no regression'}: ${comparison.scenario}, ${comparison.baseline_runs} baseline runs (${comparison.baseline_generator}) vs ${comparison.candidate_runs} candidate runs (${comparison.candidate_generator}) (medians; worse = share of run pairs where the candidate is worse)`,
   ];
   for (const metric of comparison.metrics) {
-    lines.push(`  ${metric.regression ? '✗' : '✓'} ${metric.metric.padEnd(16)} ${String(metric.baseline_median).padStart(10)} -> ${String(metric.candidate_median).padEnd(10)} ${metric.change >= 0 ? '+' : ''}${(metric.change * 100).toFixed(1)} %  worse ${(metric.worse_share * 100).toFixed(0)} %`);
+    lines.push(
+      `  ${metric.regression ? '✗' : '✓'} ${metric.metric.padEnd(16)} ${String(metric.baseline_median).padStart(10)} -> ${String(metric.candidate_median).padEnd(10)} ${metric.change >= 0 ? '+' : ''}${(metric.change * 100).toFixed(1)} %  worse ${(metric.worse_share * 100).toFixed(0)} %`,
+    );
   }
   const { tail } = comparison;
   lines.push(
@@ -335,6 +355,8 @@ async function loadColdStart(argv: string[], out: Write): Promise<number> {
   const report = buildColdStartReport({ command: 'npm run serve', startedAt, finishedAt: new Date(), coldStart });
   const dir = (values['report-dir'] as string | undefined) ?? defaultReportDir(startedAt);
   await writeReports(report, dir);
-  out(`cold start: spawn -> listening median ${coldStart.spawn_to_listening_ms.median} ms (max ${coldStart.spawn_to_listening_ms.max}); spawn -> first decide median ${coldStart.spawn_to_first_decide_ms.median} ms (max ${coldStart.spawn_to_first_decide_ms.max}); allowance ${coldStart.allowance_ms} ms: ${coldStart.within_allowance ? 'within' : 'EXCEEDED'}; reports in ${dir}\n`);
+  out(
+    `cold start: spawn -> listening median ${coldStart.spawn_to_listening_ms.median} ms (max ${coldStart.spawn_to_listening_ms.max}); spawn -> first decide median ${coldStart.spawn_to_first_decide_ms.median} ms (max ${coldStart.spawn_to_first_decide_ms.max}); allowance ${coldStart.allowance_ms} ms: ${coldStart.within_allowance ? 'within' : 'EXCEEDED'}; reports in ${dir}\n`,
+  );
   return coldStart.within_allowance ? 0 : 1;
 }

@@ -44,7 +44,11 @@ function usageError(command: string, error: unknown): number {
 function runSettings(argv: string[]): RunSettings | 'help' {
   const settings = parseRunArgs(argv, process.env);
   if (settings === 'help') return settings;
-  const problem = selectionProblem(settings, catalogueOf(settings.suites).map((check) => check.id), settings.suites);
+  const problem = selectionProblem(
+    settings,
+    catalogueOf(settings.suites).map((check) => check.id),
+    settings.suites,
+  );
   if (problem) throw new UsageError(problem);
   return settings;
 }
@@ -87,13 +91,27 @@ export async function main(argv: string[]): Promise<number> {
     case 'replay':
       return replayCommand(rest, process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
     case 'load':
-      return loadCommand(rest, process.env, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
+      return loadCommand(
+        rest,
+        process.env,
+        (text) => process.stdout.write(text),
+        (text) => process.stderr.write(text),
+      );
     case 'serve':
       return delegate(['--import', 'tsx', 'reference-impl/serve.ts', ...rest]);
     case 'mock':
       return delegate(['--import', 'tsx', 'mock/serve.ts', ...rest]);
     case 'lint':
-      return delegate([fileURLToPath(import.meta.resolve('@stoplight/spectral-cli/dist/index.js')), 'lint', 'spec/openapi.yaml', '--ruleset', 'spec/lint/ruleset.mjs', '--fail-severity', 'hint', ...rest]);
+      return delegate([
+        fileURLToPath(import.meta.resolve('@stoplight/spectral-cli/dist/index.js')),
+        'lint',
+        'spec/openapi.yaml',
+        '--ruleset',
+        'spec/lint/ruleset.mjs',
+        '--fail-severity',
+        'hint',
+        ...rest,
+      ]);
     case undefined:
     case '--help':
     case '-h':

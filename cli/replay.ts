@@ -31,7 +31,15 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
     ({ values } = parseArgs({
       args: argv,
       strict: true,
-      options: { results: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'api-key-b': { type: 'string' }, 'timeout-ms': { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean' } },
+      options: {
+        results: { type: 'string' },
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        'api-key-b': { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        format: { type: 'string' },
+        help: { type: 'boolean' },
+      },
     }));
   } catch (error) {
     io.err(`decision-conformance replay: ${(error as Error).message}\nSee "decision-conformance replay --help".\n`);
@@ -67,12 +75,16 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
 
   const embedded = baseUrl === undefined ? await startEmbeddedTarget() : undefined;
   try {
-    const target = embedded ? { baseUrl: embedded.baseUrl, keyA: embedded.keyA, keyB: embedded.keyB } : { baseUrl: baseUrl!, keyA: keyA!, ...(keyB ? { keyB } : {}) };
+    const target = embedded
+      ? { baseUrl: embedded.baseUrl, keyA: embedded.keyA, keyB: embedded.keyB }
+      : { baseUrl: baseUrl!, keyA: keyA!, ...(keyB ? { keyB } : {}) };
     const report = await replay(exchanges, { ...target, timeoutMs });
     // Nothing answered at all: the server is unreachable, not changed.
     const unreachable = report.counts.replayed > 0 && report.verdicts.every((v) => v.kind !== 'same' && (v.kind !== 'changed' || v.status === undefined));
     if (unreachable) {
-      io.err(`decision-conformance replay: ${target.baseUrl} answered none of the ${report.counts.replayed} requests; check that the server is running and the URL is right\n`);
+      io.err(
+        `decision-conformance replay: ${target.baseUrl} answered none of the ${report.counts.replayed} requests; check that the server is running and the URL is right\n`,
+      );
       return 2;
     }
     io.out(`${formatReplay(report, format)}\n`);

@@ -21,7 +21,8 @@ export interface RunOutcome {
 
 export async function runCommand(settings: RunSettings, output: Omit<ProgressOptions, 'quiet' | 'verbose'>): Promise<RunOutcome> {
   const progress = createProgress({ ...output, quiet: settings.quiet, verbose: settings.verbose });
-  const embedded = settings.baseUrl === undefined ? await startEmbeddedTarget({ profile: settings.referenceProfile, choices: settings.referenceChoices }) : undefined;
+  const embedded =
+    settings.baseUrl === undefined ? await startEmbeddedTarget({ profile: settings.referenceProfile, choices: settings.referenceChoices }) : undefined;
   try {
     const baseUrl = embedded?.baseUrl ?? settings.baseUrl!;
     const keyA = embedded?.keyA ?? settings.keyA!;
@@ -35,9 +36,13 @@ export async function runCommand(settings: RunSettings, output: Omit<ProgressOpt
       ...(expiry ? { shortTtl: expiry } : {}),
     };
 
-    const choices = Object.entries(settings.referenceChoices).map(([id, choice]) => `, ${id}=${choice}`).join('');
+    const choices = Object.entries(settings.referenceChoices)
+      .map(([id, choice]) => `, ${id}=${choice}`)
+      .join('');
     progress.line(`Decision Service conformance: ${embedded ? `the bundled reference server (${embedded.profile} profile${choices}) at ${baseUrl}` : baseUrl}`);
-    progress.line(`seed ${settings.seed}; second project ${keyB ? 'given' : 'not given (isolation checks will be skipped)'}; capabilities ${settings.capabilities.join(', ') || 'none'}`);
+    progress.line(
+      `seed ${settings.seed}; second project ${keyB ? 'given' : 'not given (isolation checks will be skipped)'}; capabilities ${settings.capabilities.join(', ') || 'none'}`,
+    );
 
     const startedAt = new Date();
     const warmedUp = await warmUp(baseUrl, { key: keyA, role: 'project A', source: `--api-key or ${KEY_VARIABLES.a}` }, settings.warmupTimeoutMs);

@@ -20,7 +20,10 @@ export interface GivenKey {
   source: string;
 }
 
-const WARMUP_BODY = { context: 'Warm-up call of the conformance kit.', questions: { warmup: { type: 'choice', options: { ready: 'The service is ready', other: '' } } } };
+const WARMUP_BODY = {
+  context: 'Warm-up call of the conformance kit.',
+  questions: { warmup: { type: 'choice', options: { ready: 'The service is ready', other: '' } } },
+};
 
 function decideWith(baseUrl: string, key: string, timeoutMs: number): Promise<Reply> {
   const http = createHttp({ baseUrl, timeoutMs, secrets: [key], record: () => {} });

@@ -94,7 +94,10 @@ const LISTED_TYPE_READINGS: readonly ListedTypeReading[] = [
 /** "IMAGE/PNG; x=1" -> "image/png": the listed type a declared one names. */
 const namedType = (declared: string) => declared.split(';', 1)[0]!.trim().toLowerCase();
 
-/** Uploads the file under its own listed type, which must be stored: a refusal of the same bytes under another declared type can then only come from that type. */
+/**
+ * Uploads the file under its own listed type, which must be stored: a refusal of the same bytes
+ * under another declared type can then only come from that type.
+ */
 async function expectStoredUnderOwnType(t: CheckContext, bytes: Uint8Array, mimeType: SampleMimeType): Promise<void> {
   expectStatus(await t.a.upload(bytes, mimeType), 201, `for the ${mimeType} file declared as what it is`);
 }
@@ -113,11 +116,14 @@ function judgeListedTypeReading(t: CheckContext, reading: ListedTypeReading, byt
   }
   expectStatus(reply, 201, `for ${what}, accepted (seed 4.5: success is 201)`);
   const mimeType = reply.json?.mime_type;
-  if (typeof mimeType !== 'string' || namedType(mimeType) !== reading.listed) t.fail(`mime_type naming ${reading.listed}, the type of the file, for ${what}`, `mime_type ${JSON.stringify(mimeType)}`);
+  if (typeof mimeType !== 'string' || namedType(mimeType) !== reading.listed)
+    t.fail(`mime_type naming ${reading.listed}, the type of the file, for ${what}`, `mime_type ${JSON.stringify(mimeType)}`);
   // The Asset schema lists the types as the seed writes them; how an accepted reading is spelled back is the server's.
   expectValidBody({ ...reply, json: { ...reply.json, mime_type: reading.listed } }, 'uploadAsset');
-  if (reply.json.size_bytes !== bytes.byteLength) t.fail(`size_bytes ${bytes.byteLength}, the size of the file, for ${what}`, `size_bytes ${JSON.stringify(reply.json.size_bytes)}`);
-  if (!sha256EncodingOf(reply.json.sha256, bytes)) t.fail(`the SHA-256 of the file (hex ${sha256Hex(bytes)}, or its base64) for ${what}`, `sha256 ${JSON.stringify(reply.json.sha256)}`);
+  if (reply.json.size_bytes !== bytes.byteLength)
+    t.fail(`size_bytes ${bytes.byteLength}, the size of the file, for ${what}`, `size_bytes ${JSON.stringify(reply.json.size_bytes)}`);
+  if (!sha256EncodingOf(reply.json.sha256, bytes))
+    t.fail(`the SHA-256 of the file (hex ${sha256Hex(bytes)}, or its base64) for ${what}`, `sha256 ${JSON.stringify(reply.json.sha256)}`);
 }
 
 /** What the readings of one open point got, beside its reference choice: stored as the listed type, or refused. */
@@ -145,7 +151,8 @@ const uploadChecks: Array<Omit<Check, 'area'>> = acceptedMimeTypes.map((mimeType
     expectStatus(reply, 201, `for a valid ${mimeType} file of ${bytes.byteLength} bytes`);
     expectValidBody(reply, 'uploadAsset');
     if (reply.json.mime_type !== mimeType) t.fail(`mime_type ${mimeType}, the type sent`, `mime_type ${JSON.stringify(reply.json.mime_type)}`);
-    if (reply.json.size_bytes !== bytes.byteLength) t.fail(`size_bytes ${bytes.byteLength}, the size of the file sent`, `size_bytes ${JSON.stringify(reply.json.size_bytes)}`);
+    if (reply.json.size_bytes !== bytes.byteLength)
+      t.fail(`size_bytes ${bytes.byteLength}, the size of the file sent`, `size_bytes ${JSON.stringify(reply.json.size_bytes)}`);
   },
 }));
 
@@ -188,10 +195,14 @@ const sizeUnitChecks: Array<Omit<Check, 'area'>> = (['image', 'document', 'audio
         // A server may apply the 256 KiB body limit to uploads (open point upload-body-limit): then no file this large can be judged.
         const overBodyLimit = oversizeSample(family, JSON_BODY_LIMIT_BYTES);
         const small = await t.a.upload(overBodyLimit.bytes, overBodyLimit.mimeType);
-        if (small.status === 413) t.skip(`not verifiable on this target: a ${overBodyLimit.bytes.byteLength}-byte ${overBodyLimit.mimeType} upload is refused too (${statusWithCode(small)}; open point upload-body-limit)`);
+        if (small.status === 413)
+          t.skip(
+            `not verifiable on this target: a ${overBodyLimit.bytes.byteLength}-byte ${overBodyLimit.mimeType} upload is refused too (${statusWithCode(small)}; open point upload-body-limit)`,
+          );
       }
       expectStatus(reply, 201, `for a ${sample.mimeType} file of ${sample.bytes.byteLength} bytes, within ${family} limit under every reading of MB`);
-      if (reply.json?.size_bytes !== sample.bytes.byteLength) t.fail(`size_bytes ${sample.bytes.byteLength}`, `size_bytes ${JSON.stringify(reply.json?.size_bytes)}`);
+      if (reply.json?.size_bytes !== sample.bytes.byteLength)
+        t.fail(`size_bytes ${sample.bytes.byteLength}`, `size_bytes ${JSON.stringify(reply.json?.size_bytes)}`);
       await t.a.deleteAsset(String(reply.json.id));
     },
   };
@@ -245,9 +256,12 @@ async function expiredAsset(t: CheckContext): Promise<string> {
   const { assetId, waitedMs, expiresAt } = await t.shared('asset-expired-after-one-wait', async () => {
     const { asset } = await uploadSample(expiring.client, 'image/png');
     const lifetimeMs = assetLifetimeMs(asset);
-    if (!Number.isFinite(lifetimeMs) || lifetimeMs < 0) t.fail('created_at and expires_at as date-times, expires_at after created_at', `${asset.created_at} and ${asset.expires_at}`);
+    if (!Number.isFinite(lifetimeMs) || lifetimeMs < 0)
+      t.fail('created_at and expires_at as date-times, expires_at after created_at', `${asset.created_at} and ${asset.expires_at}`);
     if (lifetimeMs > MAX_EXPIRY_WAIT_MS) {
-      t.skip(`not verifiable in this run: the short-lifetime project's assets live ${Math.round(lifetimeMs / 1000)} s, over the ${MAX_EXPIRY_WAIT_MS / 1000} s this check waits`);
+      t.skip(
+        `not verifiable in this run: the short-lifetime project's assets live ${Math.round(lifetimeMs / 1000)} s, over the ${MAX_EXPIRY_WAIT_MS / 1000} s this check waits`,
+      );
     }
     const waitMs = lifetimeMs + EXPIRY_MARGIN_MS;
     t.announce(`waiting ${Math.ceil(waitMs / 1000)} s for uploaded assets to expire`);
@@ -271,13 +285,16 @@ export const assetChecks: Check[] = area('assets', [
     id: 'ASSET-SHA256-MATCHES',
     level: 'MUST',
     seedSections: ['2.5', '4.5'],
-    title: 'An Asset\'s sha256 is the SHA-256 of the bytes uploaded (hex of either case, or base64)',
+    title: "An Asset's sha256 is the SHA-256 of the bytes uploaded (hex of either case, or base64)",
     requires: ASSETS,
     async run(t) {
       for (const mimeType of ['image/png', 'application/pdf', 'audio/wav'] as const) {
         const { asset, bytes } = await uploadSample(t.a, mimeType);
         if (!sha256EncodingOf(asset.sha256, bytes)) {
-          t.fail(`the SHA-256 of the ${bytes.byteLength} bytes of the ${mimeType} file (hex ${sha256Hex(bytes)}, or its base64)`, `sha256 ${JSON.stringify(asset.sha256)}`);
+          t.fail(
+            `the SHA-256 of the ${bytes.byteLength} bytes of the ${mimeType} file (hex ${sha256Hex(bytes)}, or its base64)`,
+            `sha256 ${JSON.stringify(asset.sha256)}`,
+          );
         }
       }
     },
@@ -294,10 +311,14 @@ export const assetChecks: Check[] = area('assets', [
       for (const bytes of twins) {
         const reply = await t.a.upload(bytes, 'text/plain');
         // Whether the 256 KiB body limit covers uploads is open (upload-body-limit): a refusal for size is allowed.
-        if (reply.status === 413) t.skip(`not verifiable on this target: a ${bytes.byteLength}-byte text upload answered ${statusWithCode(reply)} (open point upload-body-limit)`);
+        if (reply.status === 413)
+          t.skip(`not verifiable on this target: a ${bytes.byteLength}-byte text upload answered ${statusWithCode(reply)} (open point upload-body-limit)`);
         expectStatus(reply, 201, `for a valid text/plain file of ${bytes.byteLength} bytes`);
         if (!sha256EncodingOf(reply.json?.sha256, bytes)) {
-          t.fail(`the SHA-256 of the whole ${bytes.byteLength}-byte file (hex ${sha256Hex(bytes)}, or its base64)`, `sha256 ${JSON.stringify(reply.json?.sha256)}`);
+          t.fail(
+            `the SHA-256 of the whole ${bytes.byteLength}-byte file (hex ${sha256Hex(bytes)}, or its base64)`,
+            `sha256 ${JSON.stringify(reply.json?.sha256)}`,
+          );
         }
         hashes.push(String(reply.json.sha256));
       }
@@ -308,7 +329,8 @@ export const assetChecks: Check[] = area('assets', [
     id: 'ASSET-CONTENT-MISMATCH-SAME-FAMILY',
     level: 'MUST',
     seedSections: ['4.5', '7'],
-    title: 'A file declared as another type of its own family (PNG as webp or jpeg, JPEG or WebP as png, WAV as mpeg, FLAC as ogg, MP3 as wav, DOCX as pdf, PDF as docx) answers 415 UNSUPPORTED_MIME_TYPE',
+    title:
+      'A file declared as another type of its own family (PNG as webp or jpeg, JPEG or WebP as png, WAV as mpeg, FLAC as ogg, MP3 as wav, DOCX as pdf, PDF as docx) answers 415 UNSUPPORTED_MIME_TYPE',
     requires: ASSETS,
     async run(t) {
       for (const sample of sameFamilyMismatches()) {
@@ -323,7 +345,7 @@ export const assetChecks: Check[] = area('assets', [
     id: 'ASSET-SHA256-ENCODING',
     level: 'OBSERVE',
     seedSections: ['2.5'],
-    title: 'How an Asset\'s sha256 is encoded',
+    title: "How an Asset's sha256 is encoded",
     requires: ASSETS,
     openPoint: 'sha256-encoding',
     async run(t) {
@@ -345,7 +367,10 @@ export const assetChecks: Check[] = area('assets', [
       const { asset } = await uploadSample(t.a, 'image/png');
       const lifetimeMs = assetLifetimeMs(asset);
       if (!(Math.abs(lifetimeMs - DEFAULT_ASSET_LIFETIME_MS) <= LIFETIME_TOLERANCE_MS)) {
-        t.fail('expires_at 24 hours after created_at', `created_at ${asset.created_at}, expires_at ${asset.expires_at} (${Number.isFinite(lifetimeMs) ? `${lifetimeMs / 3_600_000} h` : 'not date-times'})`);
+        t.fail(
+          'expires_at 24 hours after created_at',
+          `created_at ${asset.created_at}, expires_at ${asset.expires_at} (${Number.isFinite(lifetimeMs) ? `${lifetimeMs / 3_600_000} h` : 'not date-times'})`,
+        );
       }
     },
   },
@@ -379,7 +404,8 @@ export const assetChecks: Check[] = area('assets', [
     id: 'ASSET-EMPTY-CONTENT-TYPE',
     level: 'MUST',
     seedSections: ['4.5', '7'],
-    title: 'A PNG file stored under image/png, sent again with the Content-Type header present and empty, is refused: 415 UNSUPPORTED_MIME_TYPE or 400 INVALID_REQUEST in the error body',
+    title:
+      'A PNG file stored under image/png, sent again with the Content-Type header present and empty, is refused: 415 UNSUPPORTED_MIME_TYPE or 400 INVALID_REQUEST in the error body',
     requires: ASSETS,
     async run(t) {
       const bytes = sampleFor('image/png');
@@ -449,8 +475,12 @@ export const assetChecks: Check[] = area('assets', [
       expectSuccess(read, `for GET /v1/assets/${asset.id} by its owner`);
       expectValidBody(read, 'getAsset');
       const echoes = [marker, Buffer.from(content).toString('base64')];
-      for (const [name, reply] of [['the upload', uploaded], ['GET', read]] as const) {
-        if (echoes.some((echo) => reply.text.includes(echo))) t.fail(`no file content in the reply to ${name} (seed 2.5)`, `the uploaded text in ${JSON.stringify(reply.text.slice(0, 200))}`);
+      for (const [name, reply] of [
+        ['the upload', uploaded],
+        ['GET', read],
+      ] as const) {
+        if (echoes.some((echo) => reply.text.includes(echo)))
+          t.fail(`no file content in the reply to ${name} (seed 2.5)`, `the uploaded text in ${JSON.stringify(reply.text.slice(0, 200))}`);
       }
     },
   },
@@ -503,7 +533,9 @@ export const assetChecks: Check[] = area('assets', [
       const status = referenceChoice<number>('asset-after-delete', 'status');
       const code = referenceChoice<string>('asset-after-delete', 'code');
       t.observe({
-        summary: Object.entries(replies).map(([name, reply]) => `${name}: ${statusWithCode(reply)}`).join('; '),
+        summary: Object.entries(replies)
+          .map(([name, reply]) => `${name}: ${statusWithCode(reply)}`)
+          .join('; '),
         matchesReference: Object.values(replies).every((reply) => reply.status === status && reply.json?.error?.code === code),
       });
     },
@@ -553,7 +585,7 @@ export const assetChecks: Check[] = area('assets', [
     id: 'ASSET-EXPIRED-READ',
     level: 'OBSERVE',
     seedSections: ['3', '4.6'],
-    title: 'What GET /v1/assets/{asset_id} answers after the asset\'s expires_at',
+    title: "What GET /v1/assets/{asset_id} answers after the asset's expires_at",
     requires: ASSETS,
     openPoint: 'asset-read-after-expiry',
     async run(t) {
@@ -561,7 +593,9 @@ export const assetChecks: Check[] = area('assets', [
       const reply = await t.expiring!.client.getAsset(assetId);
       t.observe({
         summary: `GET: ${statusWithCode(reply)}`,
-        matchesReference: reply.status === referenceChoice<number>('asset-read-after-expiry', 'status') && reply.json?.error?.code === referenceChoice<string>('asset-read-after-expiry', 'code'),
+        matchesReference:
+          reply.status === referenceChoice<number>('asset-read-after-expiry', 'status') &&
+          reply.json?.error?.code === referenceChoice<string>('asset-read-after-expiry', 'code'),
       });
     },
   },
@@ -581,7 +615,8 @@ export const assetChecks: Check[] = area('assets', [
       const status = referenceChoice<string>('audio-without-transcript', 'abstention_status');
       t.observe({
         summary: `${statusWithCode(reply)}${answers.map((answer) => `; choice ${JSON.stringify(answer.choice)}, abstain ${JSON.stringify(answer.abstain)}, abstention_status ${JSON.stringify(answer.abstention_status)}`).join('')}`,
-        matchesReference: isSuccess(reply) && answers.length > 0 && answers.every((answer) => answer.abstain === abstains && answer.abstention_status === status),
+        matchesReference:
+          isSuccess(reply) && answers.length > 0 && answers.every((answer) => answer.abstain === abstains && answer.abstention_status === status),
       });
     },
   },
@@ -598,7 +633,9 @@ export const assetChecks: Check[] = area('assets', [
       const deleted = await t.a.deleteAsset(asset.id);
       t.observe({
         summary: `GET: ${statusWithCode(read)}; DELETE: ${statusWithCode(deleted)}`,
-        matchesReference: read.status === referenceChoice<number>('asset-read-delete-status', 'get_status') && deleted.status === referenceChoice<number>('asset-read-delete-status', 'delete_status'),
+        matchesReference:
+          read.status === referenceChoice<number>('asset-read-delete-status', 'get_status') &&
+          deleted.status === referenceChoice<number>('asset-read-delete-status', 'delete_status'),
       });
     },
   },

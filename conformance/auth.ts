@@ -25,7 +25,15 @@ const secretOf = (key: string) => (key.startsWith(KEY_PREFIX) ? key.slice(KEY_PR
 /** The last character replaced by another of the same kind (digit for digit, letter for letter). */
 function lastCharacterChanged(key: string): string {
   const last = key.at(-1) ?? 'a';
-  const replacement = /[0-9]/.test(last) ? String((Number(last) + 1) % 10) : /[a-z]/.test(last) ? (last === 'z' ? 'a' : String.fromCharCode(last.charCodeAt(0) + 1)) : last === 'A' ? 'B' : 'A';
+  const replacement = /[0-9]/.test(last)
+    ? String((Number(last) + 1) % 10)
+    : /[a-z]/.test(last)
+      ? last === 'z'
+        ? 'a'
+        : String.fromCharCode(last.charCodeAt(0) + 1)
+      : last === 'A'
+        ? 'B'
+        : 'A';
   return `${key.slice(0, -1)}${replacement}`;
 }
 
@@ -40,7 +48,10 @@ const NO_HEADER: CredentialChange = { what: 'no Authorization header', credentia
 /** The header sent, its value emptied: what a client sends when the variable holding the whole header value is unset. */
 const EMPTY_VALUE: CredentialChange = { what: 'an empty Authorization header value', credential: () => ({ headers: { authorization: '' } }) };
 
-const UNKNOWN_KEY: CredentialChange = { what: `an unknown ${KEY_PREFIX} key`, credential: () => bearer(`${KEY_PREFIX}conformance_unknown_${randomBytes(8).toString('hex')}`) };
+const UNKNOWN_KEY: CredentialChange = {
+  what: `an unknown ${KEY_PREFIX} key`,
+  credential: () => bearer(`${KEY_PREFIX}conformance_unknown_${randomBytes(8).toString('hex')}`),
+};
 
 const MALFORMED_KEYS: CredentialChange[] = [
   { what: `a key without the ${KEY_PREFIX} prefix`, credential: () => bearer('sk_live_conformance_0000') },
@@ -63,7 +74,10 @@ const NEAR_MISSES: CredentialChange[] = [
 ];
 
 const OTHER_PLACES: CredentialChange[] = [
-  { what: 'the valid key in the query string (?api_key=) and no Authorization header', credential: (key) => ({ headers: {}, query: `api_key=${encodeURIComponent(key)}` }) },
+  {
+    what: 'the valid key in the query string (?api_key=) and no Authorization header',
+    credential: (key) => ({ headers: {}, query: `api_key=${encodeURIComponent(key)}` }),
+  },
   { what: 'the valid key in an X-API-Key header and no Authorization header', credential: (key) => ({ headers: { 'x-api-key': key } }) },
 ];
 
@@ -104,7 +118,9 @@ async function expectEveryChangeRefused(t: CheckContext, changes: readonly Crede
         const unchanged = await request.send(bearer(t.keyA));
         if (!isSuccess(unchanged)) {
           if (!request.openPoint) t.fail(...unchangedFailed(request, unchanged));
-          t.note(`${request.label}: the kit's request answered ${describeReply(unchanged)} with the valid key; its shape is open (${request.openPoint}), so ${evenIfUnchangedFails ? 'only the missing key is judged there' : 'it is not checked'}`);
+          t.note(
+            `${request.label}: the kit's request answered ${describeReply(unchanged)} with the valid key; its shape is open (${request.openPoint}), so ${evenIfUnchangedFails ? 'only the missing key is judged there' : 'it is not checked'}`,
+          );
           if (!evenIfUnchangedFails) continue;
         }
       }
@@ -146,7 +162,9 @@ async function expectEveryChangeAccepted(t: CheckContext, changes: readonly Cred
           const unchanged = await fresh.send(bearer(t.keyA));
           if (isSuccess(unchanged)) t.fail(`a 2xx for ${request.label} sent with ${change.what}, as without the change (${because})`, describeReply(changed));
           if (!fresh.openPoint) t.fail(...unchangedFailed(fresh, unchanged));
-          t.note(`${request.label}: the kit's request answered ${describeReply(unchanged)} with the valid key; its shape is open (${fresh.openPoint}), so it is not checked`);
+          t.note(
+            `${request.label}: the kit's request answered ${describeReply(unchanged)} with the valid key; its shape is open (${fresh.openPoint}), so it is not checked`,
+          );
           break;
         } finally {
           await fresh.cleanup();
@@ -253,7 +271,8 @@ export const authChecks: Check[] = area('auth', [
     seedSections: ['4.4', '5'],
     title: 'GET /health and GET /openapi.json answer without a key',
     async run(t) {
-      for (const op of publicOperations) expectSuccess(await t.anonymous.send({ method: op.method.toUpperCase(), path: op.path }), `for ${op.method.toUpperCase()} ${op.path} without a key`);
+      for (const op of publicOperations)
+        expectSuccess(await t.anonymous.send({ method: op.method.toUpperCase(), path: op.path }), `for ${op.method.toUpperCase()} ${op.path} without a key`);
     },
   },
 ]);

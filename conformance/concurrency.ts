@@ -61,7 +61,10 @@ async function together(t: CheckContext, sends: ReadonlyArray<() => Promise<Repl
   for (const { reason } of lost) if (!(reason instanceof TransportError)) throw reason;
   if (lost.length > 0) {
     const { index, reason } = lost[0]!;
-    t.fail(`an answer to each of ${sends.length} requests ${what}, as each had alone`, `${lost.length} without a usable response, e.g. request ${index + 1}: ${(reason as TransportError).message}`);
+    t.fail(
+      `an answer to each of ${sends.length} requests ${what}, as each had alone`,
+      `${lost.length} without a usable response, e.g. request ${index + 1}: ${(reason as TransportError).message}`,
+    );
   }
   return settled.map((outcome) => (outcome as PromiseFulfilledResult<Reply>).value);
 }
@@ -79,7 +82,11 @@ async function aloneThenTogether(t: CheckContext, planned: readonly Planned[], a
   }
   for (let round = 1; round <= ROUNDS; round += 1) {
     const what = roundLabel(planned.length, round);
-    const replies = await together(t, planned.map((request) => () => request.send(round)), what);
+    const replies = await together(
+      t,
+      planned.map((request) => () => request.send(round)),
+      what,
+    );
     replies.forEach((reply, index) => judgedAs(`${planned[index]!.label}, ${what}`, () => planned[index]!.judge(reply, round)));
     afterRound?.(replies, what);
   }
@@ -99,7 +106,10 @@ function expectDistinct(t: CheckContext, values: ReadonlyArray<string | undefine
 /** A valid decide body whose question and option ids all carry `tag`: what only this request may get back. */
 function taggedDecide(context: string, tag: string, questionCount: number): DecideBody {
   const options = { [`billing_${tag}`]: 'Payments, refunds and invoices', [`shipping_${tag}`]: 'Delivery and tracking', [`other_${tag}`]: '' };
-  return { context, questions: Object.fromEntries(Array.from({ length: questionCount }, (_, index) => [`q${index + 1}_${tag}`, choiceQuestion({ ...options })])) };
+  return {
+    context,
+    questions: Object.fromEntries(Array.from({ length: questionCount }, (_, index) => [`q${index + 1}_${tag}`, choiceQuestion({ ...options })])),
+  };
 }
 
 /** Contexts that differ from one another, about billing or about shipping. */
@@ -126,7 +136,12 @@ const callerId = (tag: string, attempt: number, index: number) => `overlap.${tag
  * INVALID_REQUEST), so that ids are judged on successes and errors alike. `expectId` judges the
  * X-Request-ID of each reply; expectError holds error.request_id to it (or null, seed 7).
  */
-function requestIdDecide(t: CheckContext, index: number, expectId: (header: string, attempt: number) => void, headers?: (attempt: number) => Record<string, string>): Planned {
+function requestIdDecide(
+  t: CheckContext,
+  index: number,
+  expectId: (header: string, attempt: number) => void,
+  headers?: (attempt: number) => Record<string, string>,
+): Planned {
   const refused = index % 2 === 1;
   const body = refused ? { ...decideBody(distinctContext(index)), unknown_field: index } : decideBody(distinctContext(index));
   return {
@@ -186,12 +201,18 @@ function sendAttempt(t: CheckContext, sends: ReadonlyArray<() => Promise<Reply>>
 
 /** Uploads each file with its project's key (alone or together, by attempt); each reply must be the Asset of its own file. */
 async function uploadAttempt(t: CheckContext, files: readonly PlannedUpload[], attempt: number, uploaded: Uploaded[]): Promise<Reply[]> {
-  const replies = await sendAttempt(t, files.map((file) => () => t[file.project].upload(file.bytes, file.mimeType)), attempt);
+  const replies = await sendAttempt(
+    t,
+    files.map((file) => () => t[file.project].upload(file.bytes, file.mimeType)),
+    attempt,
+  );
   // Every asset is kept for deletion before any is judged: a failure must not leave assets behind.
   replies.forEach((reply, index) => typeof reply.json?.id === 'string' && uploaded.push({ project: files[index]!.project, id: reply.json.id }));
   replies.forEach((reply, index) => {
     const file = files[index]!;
-    judgedAs(`upload ${index + 1} (project ${file.project.toUpperCase()}, ${file.mimeType}), ${attemptLabel(files.length, attempt)}`, () => expectStoredAs(reply, file));
+    judgedAs(`upload ${index + 1} (project ${file.project.toUpperCase()}, ${file.mimeType}), ${attemptLabel(files.length, attempt)}`, () =>
+      expectStoredAs(reply, file),
+    );
   });
   return replies;
 }
@@ -201,7 +222,10 @@ async function uploadAttempt(t: CheckContext, files: readonly PlannedUpload[], a
  * rounds; each upload must answer the Asset of its own file, and `afterAttempt` judges what else
  * the check is about. Every asset uploaded is deleted at the end, whatever happened.
  */
-async function uploadsAloneThenTogether(t: CheckContext, afterAttempt: (files: readonly PlannedUpload[], replies: Reply[], attempt: number, uploaded: readonly Uploaded[]) => void | Promise<void>): Promise<void> {
+async function uploadsAloneThenTogether(
+  t: CheckContext,
+  afterAttempt: (files: readonly PlannedUpload[], replies: Reply[], attempt: number, uploaded: readonly Uploaded[]) => void | Promise<void>,
+): Promise<void> {
   const files = plannedUploads(t.concurrency, runTag());
   const uploaded: Uploaded[] = [];
   try {
@@ -221,7 +245,8 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     id: 'CONCURRENT-CALLER-REQUEST-IDS',
     level: 'MUST',
     seedSections: ['2.7', '7'],
-    title: 'Requests sent together, each with its own caller X-Request-ID, each get their own back, in the header and in error.request_id (half of them refused for an unknown field)',
+    title:
+      'Requests sent together, each with its own caller X-Request-ID, each get their own back, in the header and in error.request_id (half of them refused for an unknown field)',
     async run(t) {
       const tag = runTag();
       const planned = Array.from({ length: t.concurrency }, (_, index) => {
@@ -244,7 +269,14 @@ export const concurrencyChecks: Check[] = area('concurrency', [
         if (!GENERATED_ID.test(header)) throw new CheckFailure('a generated id of the form req_<hex>', JSON.stringify(header));
       };
       const planned = Array.from({ length: t.concurrency }, (_, index) => requestIdDecide(t, index, expectGenerated));
-      await aloneThenTogether(t, planned, (replies, what) => expectDistinct(t, replies.map((reply) => reply.headers['x-request-id']), 'generated X-Request-ID', what));
+      await aloneThenTogether(t, planned, (replies, what) =>
+        expectDistinct(
+          t,
+          replies.map((reply) => reply.headers['x-request-id']),
+          'generated X-Request-ID',
+          what,
+        ),
+      );
     },
   },
   {
@@ -254,7 +286,9 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     title: 'Decides sent together with one context but their own question and option ids each answer exactly their own ids, by every answer rule',
     async run(t) {
       const context = distinctContext(0);
-      const planned = Array.from({ length: t.concurrency }, (_, index) => answeredDecide(`decide ${index + 1} (ids tagged r${index})`, t.a, taggedDecide(context, `r${index}`, 1 + (index % 3))));
+      const planned = Array.from({ length: t.concurrency }, (_, index) =>
+        answeredDecide(`decide ${index + 1} (ids tagged r${index})`, t.a, taggedDecide(context, `r${index}`, 1 + (index % 3))),
+      );
       await aloneThenTogether(t, planned);
     },
   },
@@ -265,7 +299,9 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     title: 'Decides sent together with the same questions but different contexts each answer exactly the ids sent, by every answer rule',
     async run(t) {
       const questions = taggedDecide('', 'shared', 2).questions;
-      const planned = Array.from({ length: t.concurrency }, (_, index) => answeredDecide(`decide ${index + 1} (context "${distinctContext(index)}")`, t.a, { context: distinctContext(index), questions }));
+      const planned = Array.from({ length: t.concurrency }, (_, index) =>
+        answeredDecide(`decide ${index + 1} (context "${distinctContext(index)}")`, t.a, { context: distinctContext(index), questions }),
+      );
       await aloneThenTogether(t, planned);
     },
   },
@@ -288,8 +324,20 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     requires: TWO_PROJECTS,
     async run(t) {
       await uploadsAloneThenTogether(t, (_files, replies, attempt, uploaded) => {
-        if (attempt > 0) expectDistinct(t, replies.map((reply) => reply.json?.id), 'asset id', attemptLabel(replies.length, attempt));
-        if (attempt === ROUNDS) expectDistinct(t, uploaded.map(({ id }) => id), 'asset id', 'across every upload of the check');
+        if (attempt > 0)
+          expectDistinct(
+            t,
+            replies.map((reply) => reply.json?.id),
+            'asset id',
+            attemptLabel(replies.length, attempt),
+          );
+        if (attempt === ROUNDS)
+          expectDistinct(
+            t,
+            uploaded.map(({ id }) => id),
+            'asset id',
+            'across every upload of the check',
+          );
       });
     },
   },
@@ -303,7 +351,11 @@ export const concurrencyChecks: Check[] = area('concurrency', [
       await uploadsAloneThenTogether(t, async (files, uploads, attempt) => {
         const what = attemptLabel(files.length, attempt);
         const stored = uploads.map((reply) => reply.json as Asset);
-        const replies = await sendAttempt(t, stored.map((asset, index) => () => t[files[index]!.project].getAsset(asset.id)), attempt);
+        const replies = await sendAttempt(
+          t,
+          stored.map((asset, index) => () => t[files[index]!.project].getAsset(asset.id)),
+          attempt,
+        );
         replies.forEach((reply, index) =>
           judgedAs(`the owner's GET /v1/assets/${stored[index]!.id}, ${what}`, () => {
             expectSuccess(reply, 'for the owner reading its asset');
@@ -322,7 +374,10 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     title: "Reads sent together by projects A and B: each owner reads its asset, and each gets 403 ASSET_FORBIDDEN for the other's, in both directions",
     requires: TWO_PROJECTS,
     async run(t) {
-      const own = { a: await uploadSample(t.a, 'image/png', pngImage({ width: 7, height: 2 })), b: await uploadSample(t.b, 'image/png', pngImage({ width: 2, height: 7 })) };
+      const own = {
+        a: await uploadSample(t.a, 'image/png', pngImage({ width: 7, height: 2 })),
+        b: await uploadSample(t.b, 'image/png', pngImage({ width: 2, height: 7 })),
+      };
       try {
         const read = (reader: 'a' | 'b', owner: 'a' | 'b'): Planned => {
           const asset = own[owner].asset;
@@ -339,9 +394,15 @@ export const concurrencyChecks: Check[] = area('concurrency', [
         };
         const pattern = [read('a', 'a'), read('b', 'a'), read('b', 'b'), read('a', 'b')];
         // The owners' reads come first alone: each refusal is then the owner's passing request with the key changed.
-        await aloneThenTogether(t, Array.from({ length: Math.max(t.concurrency, pattern.length) }, (_, index) => pattern[index % pattern.length]!));
+        await aloneThenTogether(
+          t,
+          Array.from({ length: Math.max(t.concurrency, pattern.length) }, (_, index) => pattern[index % pattern.length]!),
+        );
       } finally {
-        await deleteAll(t, [{ project: 'a', id: own.a.asset.id }, { project: 'b', id: own.b.asset.id }]);
+        await deleteAll(t, [
+          { project: 'a', id: own.a.asset.id },
+          { project: 'b', id: own.b.asset.id },
+        ]);
       }
     },
   },
@@ -350,7 +411,8 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     level: 'MUST',
     seedSections: ['2.2', '3', '4.7', '7'],
     bounds: ['asset-after-delete'],
-    title: "Decides referencing an asset sent together with its deletion: each is answered, or refused with a 4xx in the error body; never a 5xx, never another asset's metadata",
+    title:
+      "Decides referencing an asset sent together with its deletion: each is answered, or refused with a 4xx in the error body; never a 5xx, never another asset's metadata",
     requires: ASSETS_IN_DECISIONS,
     async run(t) {
       const decoy = await uploadSample(t.a, 'image/png', pngImage({ width: 9, height: 9 }));
@@ -363,21 +425,28 @@ export const concurrencyChecks: Check[] = area('concurrency', [
           const alone = await decideReferencing(t.a, asset.id, 'image');
           judgedAs(`a decide referencing ${asset.id}, sent alone before its deletion`, () => expectAnswered(alone, questions));
           const deleteAt = Math.floor(t.concurrency / 2);
-          const sends = Array.from({ length: t.concurrency }, (_, index) => (index === deleteAt ? () => t.a.deleteAsset(asset.id) : () => decideReferencing(t.a, asset.id, 'image')));
+          const sends = Array.from({ length: t.concurrency }, (_, index) =>
+            index === deleteAt ? () => t.a.deleteAsset(asset.id) : () => decideReferencing(t.a, asset.id, 'image'),
+          );
           const what = roundLabel(sends.length, round);
           const replies = await together(t, sends, what);
           replies.forEach((reply, index) => {
             const label = index === deleteAt ? `DELETE /v1/assets/${asset.id}, ${what}` : `a decide referencing ${asset.id}, ${what}`;
             judgedAs(label, () => {
               const elsewhere = [decoy.asset.id, decoy.asset.sha256].find((value) => reply.text.includes(value));
-              if (elsewhere !== undefined) throw new CheckFailure(`nothing of another asset (${decoy.asset.id})`, `its ${elsewhere === decoy.asset.id ? 'id' : 'sha256'} in ${describeReply(reply)}`);
+              if (elsewhere !== undefined)
+                throw new CheckFailure(
+                  `nothing of another asset (${decoy.asset.id})`,
+                  `its ${elsewhere === decoy.asset.id ? 'id' : 'sha256'} in ${describeReply(reply)}`,
+                );
               if (index === deleteAt) {
                 expectSuccess(reply, 'for the owner deleting its asset');
                 expectValidBody(reply, 'deleteAsset');
                 if (reply.json.id !== asset.id) throw new CheckFailure(`id ${asset.id}, the deleted asset`, `id ${JSON.stringify(reply.json.id)}`);
               } else if (reply.status >= 200 && reply.status < 300) expectAnswered(reply, questions);
               else if (reply.status >= 400 && reply.status < 500) expectErrorBody(reply);
-              else throw new CheckFailure('an answer, or a 4xx in the error body once the asset is deleted (open point asset-after-delete)', describeReply(reply));
+              else
+                throw new CheckFailure('an answer, or a 4xx in the error body once the asset is deleted (open point asset-after-delete)', describeReply(reply));
             });
           });
         }
@@ -406,7 +475,9 @@ export const concurrencyChecks: Check[] = area('concurrency', [
       t.observe({
         matchesReference: differing.length === 0,
         summary:
-          (differing.length === 0 ? `the same answers alone and among ${t.concurrency - 1} others in all ${ROUNDS} rounds` : `answers among others differed from those alone in ${differing.length} of ${ROUNDS} rounds (alone: ${alone[0]!.slice(0, 160)}; ${differing[0]})`) +
+          (differing.length === 0
+            ? `the same answers alone and among ${t.concurrency - 1} others in all ${ROUNDS} rounds`
+            : `answers among others differed from those alone in ${differing.length} of ${ROUNDS} rounds (alone: ${alone[0]!.slice(0, 160)}; ${differing[0]})`) +
           (steadyAlone ? '' : '; the request sent alone twice got different answers already'),
       });
     },

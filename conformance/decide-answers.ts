@@ -98,14 +98,22 @@ function expectSameIds(t: CheckContext, sent: readonly string[], returned: strin
  * point (id-format-and-count): when the request is refused with a 4xx, each id is sent alone
  * and those accepted must come back exactly.
  */
-async function expectIdsEchoed(t: CheckContext, ids: readonly string[], buildText: (ids: readonly string[]) => string, keysOf: (json: any) => string[] | undefined, where: string): Promise<void> {
+async function expectIdsEchoed(
+  t: CheckContext,
+  ids: readonly string[],
+  buildText: (ids: readonly string[]) => string,
+  keysOf: (json: any) => string[] | undefined,
+  where: string,
+): Promise<void> {
   const reply = await postDecideText(t.a, buildText(ids));
   if (reply.status < 400 || reply.status >= 500) {
     expectSuccess(reply, `for ${ids.length} ids such as ${ids.slice(0, 3).map(showId).join(', ')}`);
     expectSameIds(t, ids, keysOf(reply.json), where);
     return;
   }
-  t.note(`The request with all ${ids.length} ids was refused (${describeReply(reply)}); id formats are an open point (id-format-and-count), so each id is sent alone.`);
+  t.note(
+    `The request with all ${ids.length} ids was refused (${describeReply(reply)}); id formats are an open point (id-format-and-count), so each id is sent alone.`,
+  );
   for (const id of ids) {
     const alone = await postDecideText(t.a, buildText([id]));
     if (alone.status >= 400 && alone.status < 500) {
@@ -136,7 +144,12 @@ function answerShapeCheck(type: keyof typeof otherTypeQuestions, schemaName: str
       }
       const result = schemaValidator(schemaName, 'reference')(reply.json?.answers?.probe);
       t.observe({
-        summary: result.valid ? `the answer matches ${schemaName}: ${JSON.stringify(reply.json.answers.probe)}` : `the answer differs from ${schemaName}: ${result.issues.slice(0, 3).map((issue) => issue.message).join('; ')}`,
+        summary: result.valid
+          ? `the answer matches ${schemaName}: ${JSON.stringify(reply.json.answers.probe)}`
+          : `the answer differs from ${schemaName}: ${result.issues
+              .slice(0, 3)
+              .map((issue) => issue.message)
+              .join('; ')}`,
         matchesReference: result.valid,
       });
     },
@@ -189,7 +202,11 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     seedSections: ['2.1', '2.4'],
     title: 'Question ids come back exactly as sent: look-alikes, __proto__, spaces, accents (NFC and NFD), emoji, ligatures',
     async run(t) {
-      const build = (ids: readonly string[]) => decideJsonText(BILLING_CONTEXT, ids.map((id) => [id, choiceQuestion()] as const));
+      const build = (ids: readonly string[]) =>
+        decideJsonText(
+          BILLING_CONTEXT,
+          ids.map((id) => [id, choiceQuestion()] as const),
+        );
       await expectIdsEchoed(t, TRICKY_IDS, build, (json) => objectKeys(json?.answers), 'answers');
     },
   },
@@ -394,7 +411,8 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
       for (const body of [decideBody(), abstentionBodies[0]!]) {
         const first = (await decideOk(t, body)).json?.answers;
         const second = (await decideOk(t, body)).json?.answers;
-        if (canonical(first) !== canonical(second)) t.fail('the same answers twice', `${canonical(first).slice(0, 200)} then ${canonical(second).slice(0, 200)}`);
+        if (canonical(first) !== canonical(second))
+          t.fail('the same answers twice', `${canonical(first).slice(0, 200)} then ${canonical(second).slice(0, 200)}`);
       }
     },
   },

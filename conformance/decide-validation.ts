@@ -53,7 +53,10 @@ export const decideValidationChecks: Check[] = area('decide-validation', [
     seedSections: ['2.3', '4.1', '7'],
     title: 'An unknown field in a choice question is rejected with 400 INVALID_REQUEST',
     async run(t) {
-      expectInvalidRequest(await t.a.decide({ context: BILLING_CONTEXT, questions: { topic: { ...choiceQuestion(), weight: 2 } } }), 'a field "weight" in a choice question');
+      expectInvalidRequest(
+        await t.a.decide({ context: BILLING_CONTEXT, questions: { topic: { ...choiceQuestion(), weight: 2 } } }),
+        'a field "weight" in a choice question',
+      );
     },
   },
   {
@@ -95,7 +98,10 @@ export const decideValidationChecks: Check[] = area('decide-validation', [
     requires: { capabilities: ['multimodal', 'assets'] },
     async run(t) {
       await withUploadedAssets(t, 'image', 1, async ([assetId]) => {
-        expectInvalidRequest(await t.a.decide(partsBody({ ...mediaPart('image', assetId!, 'receipt'), caption: 'The receipt' })), 'a field "caption" in an image part');
+        expectInvalidRequest(
+          await t.a.decide(partsBody({ ...mediaPart('image', assetId!, 'receipt'), caption: 'The receipt' })),
+          'a field "caption" in an image part',
+        );
       });
     },
   },

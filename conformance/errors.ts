@@ -30,16 +30,28 @@ const inducedErrors = {
     operationId: 'decide',
     send: (t) => t.a.send({ method: 'POST', path: '/v1/decide', raw: MALFORMED_JSON, contentType: 'application/json' }),
   },
-  unknownField: { cause: 'a decide body with an unknown field', operationId: 'decide', send: (t) => t.a.decide({ ...decideBody(), conformance_unknown_field: true }) },
+  unknownField: {
+    cause: 'a decide body with an unknown field',
+    operationId: 'decide',
+    send: (t) => t.a.decide({ ...decideBody(), conformance_unknown_field: true }),
+  },
   missingKey: { cause: 'GET /v1/models without a key', operationId: 'listModels', send: (t) => t.anonymous.send({ method: 'GET', path: '/v1/models' }) },
   unknownAsset: { cause: 'GET of an unknown asset id', operationId: 'getAsset', send: (t) => t.a.getAsset(unknownAssetId()) },
 } satisfies Record<string, InducedError>;
 
 /** Further mistakes that a server's parser or framework, rather than its handlers, tends to answer. */
 const parserErrors: InducedError[] = [
-  { cause: 'a JSON array as the decide body', operationId: 'decide', send: (t) => t.a.send({ method: 'POST', path: '/v1/decide', raw: '[]', contentType: 'application/json' }) },
+  {
+    cause: 'a JSON array as the decide body',
+    operationId: 'decide',
+    send: (t) => t.a.send({ method: 'POST', path: '/v1/decide', raw: '[]', contentType: 'application/json' }),
+  },
   { cause: 'a decide body with fields of the wrong types', operationId: 'decide', send: (t) => t.a.decide({ context: 42, questions: [null] }) },
-  { cause: 'a decide body of bytes that are not UTF-8', operationId: 'decide', send: (t) => t.a.send({ method: 'POST', path: '/v1/decide', raw: new Uint8Array([0x7b, 0xff, 0xfe, 0x22, 0xc3]), contentType: 'application/json' }) },
+  {
+    cause: 'a decide body of bytes that are not UTF-8',
+    operationId: 'decide',
+    send: (t) => t.a.send({ method: 'POST', path: '/v1/decide', raw: new Uint8Array([0x7b, 0xff, 0xfe, 0x22, 0xc3]), contentType: 'application/json' }),
+  },
 ];
 
 async function inducedReplies(t: CheckContext, errors: readonly InducedError[]): Promise<Array<{ error: InducedError; reply: Reply }>> {
@@ -87,11 +99,41 @@ const openOutcomes: OpenOutcome[] = [
     mayServe: true,
     send: (t) => postDecideText(t.a, JSON.stringify(decideBody()), ''),
   },
-  { cause: 'a caller X-Request-ID of 129 characters', operationId: 'decide', openPoint: 'invalid-caller-request-id', mayServe: true, send: (t) => t.a.decide(decideBody(), { 'x-request-id': 'r'.repeat(129) }) },
-  { cause: 'a choice question with no options', operationId: 'decide', openPoint: 'id-format-and-count', mayServe: true, send: (t) => t.a.decide({ ...decideBody(), questions: { topic: choiceQuestion({}) } }) },
-  { cause: 'a noul question without instructions', operationId: 'decide', openPoint: 'noul-instructions-required', mayServe: true, send: (t) => t.a.decide({ ...decideBody(), questions: { refund: { type: 'noul' } } }) },
-  { cause: 'a decide body naming a model', operationId: 'decide', openPoint: 'model-selection', mayServe: true, send: (t) => t.a.decide({ ...decideBody(), model: 'svc-one-v1' }) },
-  { cause: 'GET of an asset id that breaks the asset id pattern', operationId: 'getAsset', openPoint: 'malformed-asset-id-in-path', mayServe: false, send: (t) => t.a.send({ method: 'GET', path: '/v1/assets/not-an-asset' }) },
+  {
+    cause: 'a caller X-Request-ID of 129 characters',
+    operationId: 'decide',
+    openPoint: 'invalid-caller-request-id',
+    mayServe: true,
+    send: (t) => t.a.decide(decideBody(), { 'x-request-id': 'r'.repeat(129) }),
+  },
+  {
+    cause: 'a choice question with no options',
+    operationId: 'decide',
+    openPoint: 'id-format-and-count',
+    mayServe: true,
+    send: (t) => t.a.decide({ ...decideBody(), questions: { topic: choiceQuestion({}) } }),
+  },
+  {
+    cause: 'a noul question without instructions',
+    operationId: 'decide',
+    openPoint: 'noul-instructions-required',
+    mayServe: true,
+    send: (t) => t.a.decide({ ...decideBody(), questions: { refund: { type: 'noul' } } }),
+  },
+  {
+    cause: 'a decide body naming a model',
+    operationId: 'decide',
+    openPoint: 'model-selection',
+    mayServe: true,
+    send: (t) => t.a.decide({ ...decideBody(), model: 'svc-one-v1' }),
+  },
+  {
+    cause: 'GET of an asset id that breaks the asset id pattern',
+    operationId: 'getAsset',
+    openPoint: 'malformed-asset-id-in-path',
+    mayServe: false,
+    send: (t) => t.a.send({ method: 'GET', path: '/v1/assets/not-an-asset' }),
+  },
 ];
 
 /** A deleted asset, referenced and read again (open point asset-after-delete): never usable in a decision (seed 3); what a read answers is open. */
@@ -101,7 +143,10 @@ async function afterDeleteOutcomes(t: CheckContext): Promise<Array<{ outcome: Om
   if (!isSuccess(deleted)) t.fail(`a 2xx for DELETE /v1/assets/${asset.id} by its owner`, describeReply(deleted));
   const base = { openPoint: 'asset-after-delete' };
   return [
-    { outcome: { ...base, cause: 'a decision referencing a deleted asset', operationId: 'decide', mayServe: false }, reply: await decideReferencing(t.a, asset.id, 'image') },
+    {
+      outcome: { ...base, cause: 'a decision referencing a deleted asset', operationId: 'decide', mayServe: false },
+      reply: await decideReferencing(t.a, asset.id, 'image'),
+    },
     { outcome: { ...base, cause: 'GET of a deleted asset', operationId: 'getAsset', mayServe: true }, reply: await t.a.getAsset(asset.id) },
   ];
 }
@@ -148,7 +193,8 @@ export const errorChecks: Check[] = area('errors', [
     async run(t) {
       for (const { error, reply } of await inducedReplies(t, Object.values(inducedErrors))) {
         const type = reply.headers['content-type'];
-        if (!type || !JSON_MEDIA_TYPE.test(type)) t.fail(`Content-Type application/json on the error answering ${error.cause}`, type ? `Content-Type ${type}` : 'no Content-Type');
+        if (!type || !JSON_MEDIA_TYPE.test(type))
+          t.fail(`Content-Type application/json on the error answering ${error.cause}`, type ? `Content-Type ${type}` : 'no Content-Type');
       }
     },
   },
@@ -163,7 +209,8 @@ export const errorChecks: Check[] = area('errors', [
         const readable = `${reply.text}\n${typeof reply.json?.error?.message === 'string' ? reply.json.error.message : ''}`;
         for (const { name, pattern } of INTERNALS) {
           const found = pattern.exec(readable);
-          if (found) t.fail(`a human-readable message without ${name} in the error answering ${error.cause}`, `${JSON.stringify(found[0])} in ${describeReply(reply)}`);
+          if (found)
+            t.fail(`a human-readable message without ${name} in the error answering ${error.cause}`, `${JSON.stringify(found[0])} in ${describeReply(reply)}`);
         }
       }
     },
@@ -173,7 +220,8 @@ export const errorChecks: Check[] = area('errors', [
     level: 'MUST',
     seedSections: ['4', '7', '2.7'],
     bounds: [...new Set(openOutcomes.map((outcome) => outcome.openPoint))],
-    title: 'Where the answer is an open point (unknown route, JSON sent as text/plain or with an empty Content-Type, invalid caller id, no options, noul without instructions, a model field, a malformed asset id), a refusal is a 4xx in the error body with the request id',
+    title:
+      'Where the answer is an open point (unknown route, JSON sent as text/plain or with an empty Content-Type, invalid caller id, no options, noul without instructions, a model field, a malformed asset id), a refusal is a 4xx in the error body with the request id',
     async run(t) {
       for (const outcome of openOutcomes) judgeOpenOutcome(t, outcome, await outcome.send(t));
     },
@@ -184,7 +232,8 @@ export const errorChecks: Check[] = area('errors', [
     seedSections: ['3', '7'],
     bounds: ['asset-after-delete'],
     requires: { capabilities: ['assets', 'multimodal'] },
-    title: 'A decision referencing a deleted asset is refused, and so is a read if refused at all, with a 4xx in the error body and the request id (the code is open)',
+    title:
+      'A decision referencing a deleted asset is refused, and so is a read if refused at all, with a 4xx in the error body and the request id (the code is open)',
     async run(t) {
       for (const { outcome, reply } of await afterDeleteOutcomes(t)) judgeOpenOutcome(t, outcome, reply);
     },
@@ -199,7 +248,8 @@ export const errorChecks: Check[] = area('errors', [
       const reply = await inducedErrors.unknownRoute.send(t);
       t.observe({
         summary: statusWithCode(reply),
-        matchesReference: reply.status === referenceChoice<number>('unknown-route', 'status') && reply.json?.error?.code === referenceChoice<string>('unknown-route', 'code'),
+        matchesReference:
+          reply.status === referenceChoice<number>('unknown-route', 'status') && reply.json?.error?.code === referenceChoice<string>('unknown-route', 'code'),
       });
     },
   },

@@ -60,7 +60,11 @@ export const feedbackChecks: Check[] = area('feedback', [
       const reply = await sendFeedback(t, referenceFeedbackBody(ownRequestId(), ['topic'], false));
       // The reference answers NOT_FOUND (the open point's summary), with that code's reference status.
       const status = errorCode('NOT_FOUND').referenceStatus;
-      t.observe({ summary: statusWithCode(reply), reference: `${status} NOT_FOUND`, matchesReference: reply.status === status && reply.json?.error?.code === 'NOT_FOUND' });
+      t.observe({
+        summary: statusWithCode(reply),
+        reference: `${status} NOT_FOUND`,
+        matchesReference: reply.status === status && reply.json?.error?.code === 'NOT_FOUND',
+      });
     },
   },
 ]);

@@ -6,7 +6,21 @@ import type { CheckContext } from '../harness/context.ts';
 import { expectInvalidRequest } from './decide-validation.ts';
 import { describeReply, expectErrorBody, expectSuccess, expectValidBody } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
-import { BILLING_CONTEXT, choiceQuestion, choiceQuestions, decideBody, decideJsonText, decideTextOfBytes, mediaPart, postDecideText, replyOutcome, textPart, textParts, withUploadedAssets, type MediaPartType } from '../harness/requests.ts';
+import {
+  BILLING_CONTEXT,
+  choiceQuestion,
+  choiceQuestions,
+  decideBody,
+  decideJsonText,
+  decideTextOfBytes,
+  mediaPart,
+  postDecideText,
+  replyOutcome,
+  textPart,
+  textParts,
+  withUploadedAssets,
+  type MediaPartType,
+} from '../harness/requests.ts';
 
 /** Seed 4.1 and 8: 256 KiB. */
 const BODY_LIMIT_BYTES = requestBodyLimitBytes;
@@ -19,7 +33,6 @@ const MAX_PART_ID = 100;
  * unit): only a server counting in KiB accepts it.
  */
 const BODY_BETWEEN_KB_AND_KIB = Math.round(((BODY_LIMIT_BYTES / 1024) * 1000 + BODY_LIMIT_BYTES) / 2);
-
 
 /** Inside a limit: a 2xx whose body meets the contract. */
 function expectAccepted(reply: Reply, what: string): void {
@@ -152,7 +165,8 @@ export const limitChecks: Check[] = area('limits', [
         seen.push(`${probe.name} (${lengthsOf(probe.text)}): ${replyOutcome(reply)}`);
       }
       const [twoByte, astral, halfAstral] = accepted;
-      const unit = twoByte && astral && halfAstral ? 'code points' : twoByte && !astral && !halfAstral ? 'UTF-16 units' : !twoByte && !astral ? 'bytes' : 'no single unit';
+      const unit =
+        twoByte && astral && halfAstral ? 'code points' : twoByte && !astral && !halfAstral ? 'UTF-16 units' : !twoByte && !astral ? 'bytes' : 'no single unit';
       t.observe({ summary: `counts ${unit}: ${seen.join('; ')}`, matchesReference: unit === 'code points' });
     },
   },
@@ -228,7 +242,10 @@ export const limitChecks: Check[] = area('limits', [
     seedSections: ['4.1', '8'],
     title: `A body of ${BODY_BETWEEN_KB_AND_KIB.toLocaleString('en')} bytes (over 256 kB, under 256 KiB) passes: the limit is counted in KiB`,
     async run(t) {
-      expectAccepted(await postDecideText(t.a, decideTextOfBytes(BODY_BETWEEN_KB_AND_KIB)), `a body of ${BODY_BETWEEN_KB_AND_KIB} bytes, over 256 kB and under 256 KiB`);
+      expectAccepted(
+        await postDecideText(t.a, decideTextOfBytes(BODY_BETWEEN_KB_AND_KIB)),
+        `a body of ${BODY_BETWEEN_KB_AND_KIB} bytes, over 256 kB and under 256 KiB`,
+      );
     },
   },
   {
@@ -247,7 +264,10 @@ export const limitChecks: Check[] = area('limits', [
               ...documents.map((id, index) => mediaPart('document', id, `document-${index + 1}`)),
               ...audio.map((id, index) => mediaPart('audio', id, `audio-${index + 1}`)),
             ];
-            expectAccepted(await t.a.decide(decideBody(parts)), `${images.length} images, ${documents.length} documents and ${audio.length} audio clip${audio.length === 1 ? '' : 's'} in one request`);
+            expectAccepted(
+              await t.a.decide(decideBody(parts)),
+              `${images.length} images, ${documents.length} documents and ${audio.length} audio clip${audio.length === 1 ? '' : 's'} in one request`,
+            );
           }),
         ),
       );
@@ -270,7 +290,10 @@ export const limitChecks: Check[] = area('limits', [
       expectAccepted(await postDecideText(t.a, decideJsonText(BILLING_CONTEXT, sixteen)), '16 questions with multi-byte ids');
       // JSON object keys are compared code point by code point: these are two distinct questions.
       const seventeen = [...sixteen.slice(0, MAX_QUESTIONS - 1), ['caf\u00e9', choiceQuestion()] as const, ['cafe\u0301', choiceQuestion()] as const];
-      expectInvalidRequest(await postDecideText(t.a, decideJsonText(BILLING_CONTEXT, seventeen)), '17 questions, two of whose ids ("caf\\u00e9" and "cafe\\u0301") differ only in normalisation');
+      expectInvalidRequest(
+        await postDecideText(t.a, decideJsonText(BILLING_CONTEXT, seventeen)),
+        '17 questions, two of whose ids ("caf\\u00e9" and "cafe\\u0301") differ only in normalisation',
+      );
     },
   },
   {
@@ -280,7 +303,10 @@ export const limitChecks: Check[] = area('limits', [
     title: '16 text parts of multi-byte text pass; 17 are rejected with 400 INVALID_REQUEST (parts are counted before text parts are joined)',
     requires: { capabilities: ['multimodal'] },
     async run(t) {
-      const parts = (count: number) => Array.from({ length: count }, (_, index) => textPart(`Zweite Abbuchung für Bestellung ${index + 1} ${ASTRAL_CHARACTER}: bitte erstatten.`, `teil-${index + 1}`));
+      const parts = (count: number) =>
+        Array.from({ length: count }, (_, index) =>
+          textPart(`Zweite Abbuchung für Bestellung ${index + 1} ${ASTRAL_CHARACTER}: bitte erstatten.`, `teil-${index + 1}`),
+        );
       expectAccepted(await t.a.decide(decideBody(parts(MAX_PARTS))), '16 text parts of multi-byte text');
       expectInvalidRequest(await t.a.decide(decideBody(parts(MAX_PARTS + 1))), '17 text parts of multi-byte text');
     },
@@ -289,7 +315,8 @@ export const limitChecks: Check[] = area('limits', [
     id: 'LIMIT-TEXT-8001-IN-EVERY-UNIT',
     level: 'MUST',
     seedSections: ['2.1', '2.2', '8'],
-    title: 'A context or text part of 8,001 multi-byte characters ("é" or "📦"), over 8,000 in every unit a server may count, is rejected with 400 INVALID_REQUEST',
+    title:
+      'A context or text part of 8,001 multi-byte characters ("é" or "📦"), over 8,000 in every unit a server may count, is rejected with 400 INVALID_REQUEST',
     async run(t) {
       const multimodal = t.target.capabilities.has('multimodal');
       for (const character of [TWO_BYTE_CHARACTER, ASTRAL_CHARACTER]) {
@@ -303,7 +330,7 @@ export const limitChecks: Check[] = area('limits', [
     id: 'LIMIT-BODY-BYTES-NOT-CHARACTERS',
     level: 'MUST',
     seedSections: ['4.1', '8', '7'],
-    title: "A body of 262,145 bytes of mostly two-byte characters (far fewer than 262,144 characters) is rejected: the limit counts bytes",
+    title: 'A body of 262,145 bytes of mostly two-byte characters (far fewer than 262,144 characters) is rejected: the limit counts bytes',
     async run(t) {
       const text = decideTextOfBytes(BODY_LIMIT_BYTES + 1, TWO_BYTE_CHARACTER);
       const over = await postDecideText(t.a, text);
@@ -333,7 +360,10 @@ export const limitChecks: Check[] = area('limits', [
     async run(t) {
       const reply = await postDecideText(t.a, decideTextOfBytes(BODY_LIMIT_BYTES + 1));
       const status = errorCode('PAYLOAD_TOO_LARGE').referenceStatus;
-      t.observe({ summary: `${replyOutcome(reply)} (reference: ${status} PAYLOAD_TOO_LARGE)`, matchesReference: reply.status === status && reply.json?.error?.code === 'PAYLOAD_TOO_LARGE' });
+      t.observe({
+        summary: `${replyOutcome(reply)} (reference: ${status} PAYLOAD_TOO_LARGE)`,
+        matchesReference: reply.status === status && reply.json?.error?.code === 'PAYLOAD_TOO_LARGE',
+      });
     },
   },
   ...mediaCountChecks('image', 'images'),
@@ -349,7 +379,11 @@ export const limitChecks: Check[] = area('limits', [
     async run(t) {
       const seen: string[] = [];
       let asReference = true;
-      for (const [type, plural] of [['image', 'images'], ['document', 'documents'], ['audio', 'audio clips']] as const) {
+      for (const [type, plural] of [
+        ['image', 'images'],
+        ['document', 'documents'],
+        ['audio', 'audio clips'],
+      ] as const) {
         await overMediaLimit(t, type, async (over) => {
           const { max, code } = mediaPartLimits[type];
           const status = errorCode(code).referenceStatus;

@@ -74,7 +74,10 @@ function expectNoMarker(t: CheckContext, replies: ReadonlyArray<readonly [string
   for (const [what, reply] of replies) {
     const places = markerPlaces(reply, marker);
     if (places.length > 0) {
-      t.fail(`no text of an uploaded file in the reply to ${what} (seed 2.5)`, `the marker word ${marker}, which only the files carry, in ${places.join(' and ')}: ${describeReply(reply)}`);
+      t.fail(
+        `no text of an uploaded file in the reply to ${what} (seed 2.5)`,
+        `the marker word ${marker}, which only the files carry, in ${places.join(' and ')}: ${describeReply(reply)}`,
+      );
     }
   }
 }
@@ -84,7 +87,8 @@ export const mediaPrivacyChecks = area('media-privacy', [
     id: 'MEDIA-EXTRACTED-TEXT-NEVER-RETURNED',
     level: 'MUST',
     seedSections: ['2.5'],
-    title: 'Text inside uploaded files (a PDF text layer, a DOCX, a WAV comment) appears in no response body or header: upload, GET, or a decision that reads them',
+    title:
+      'Text inside uploaded files (a PDF text layer, a DOCX, a WAV comment) appears in no response body or header: upload, GET, or a decision that reads them',
     requires: ASSETS_IN_DECISIONS,
     async run(t) {
       const files = await uploadMarkedFiles(t);
@@ -93,13 +97,17 @@ export const mediaPrivacyChecks = area('media-privacy', [
         ['the DOCX upload', files.docx.reply],
         ['the WAV upload', files.wav.reply],
       ];
-      for (const [name, stored] of [['PDF', files.pdf], ['DOCX', files.docx], ['WAV', files.wav]] as const) {
+      for (const [name, stored] of [
+        ['PDF', files.pdf],
+        ['DOCX', files.docx],
+        ['WAV', files.wav],
+      ] as const) {
         const read = await t.a.getAsset(stored.asset.id);
         expectSuccess(read, `for GET /v1/assets/${stored.asset.id} by its owner`);
         replies.push([`GET of the ${name} asset`, read]);
       }
       const decided = await t.a.decide({ context: contextReferencing(files), questions: questions() });
-      expectSuccess(decided, 'for a decision referencing the caller\'s own PDF, DOCX and WAV assets');
+      expectSuccess(decided, "for a decision referencing the caller's own PDF, DOCX and WAV assets");
       replies.push(['the decision referencing them', decided]);
       expectNoMarker(t, replies, files.marker);
     },
@@ -108,7 +116,8 @@ export const mediaPrivacyChecks = area('media-privacy', [
     id: 'MEDIA-EXTRACTED-TEXT-NOT-IN-ERRORS',
     level: 'MUST',
     seedSections: ['2.5', '7'],
-    title: 'An error answering a decision that references uploaded files carries none of their text: the decision that passed with one thing changed (an unknown field in a part, a video part added)',
+    title:
+      'An error answering a decision that references uploaded files carries none of their text: the decision that passed with one thing changed (an unknown field in a part, a video part added)',
     requires: ASSETS_IN_DECISIONS,
     async run(t) {
       const files = await uploadMarkedFiles(t);

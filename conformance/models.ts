@@ -52,7 +52,11 @@ export const modelChecks: Check[] = area('models', [
       // The shape is open: look for each name as a JSON string anywhere in the listing.
       const text = JSON.stringify(reply.json ?? null);
       const missing = ALIASES.filter((alias) => !text.includes(JSON.stringify(alias)));
-      if (missing.length > 0) t.fail(`the aliases ${ALIASES.join(', ')} named in the listing (seed 2.6, 9.5)`, `no ${missing.map((alias) => `"${alias}"`).join(' or ')} in ${describeReply(reply)}`);
+      if (missing.length > 0)
+        t.fail(
+          `the aliases ${ALIASES.join(', ')} named in the listing (seed 2.6, 9.5)`,
+          `no ${missing.map((alias) => `"${alias}"`).join(' or ')} in ${describeReply(reply)}`,
+        );
     },
   },
   {

@@ -14,7 +14,21 @@ import { feedbackChecks } from './feedback.ts';
 import { serviceChecks } from './service.ts';
 import { concurrencyChecks } from './concurrency.ts';
 
-export const checks: readonly Check[] = [...authChecks, ...requestIdChecks, ...decideValidationChecks, ...decideAnswerChecks, ...limitChecks, ...assetChecks, ...mediaPrivacyChecks, ...isolationChecks, ...errorChecks, ...modelChecks, ...feedbackChecks, ...serviceChecks, ...concurrencyChecks];
+export const checks: readonly Check[] = [
+  ...authChecks,
+  ...requestIdChecks,
+  ...decideValidationChecks,
+  ...decideAnswerChecks,
+  ...limitChecks,
+  ...assetChecks,
+  ...mediaPrivacyChecks,
+  ...isolationChecks,
+  ...errorChecks,
+  ...modelChecks,
+  ...feedbackChecks,
+  ...serviceChecks,
+  ...concurrencyChecks,
+];
 
 const byId = checksById(checks, 'conformance');
 

@@ -86,7 +86,14 @@ function describeInvalidIdOutcome(sent: string, reply: Reply): { summary: string
   const header = reply.headers['x-request-id'];
   const served = reply.status >= 200 && reply.status < 300;
   const replaced = header !== undefined && header !== sent && GENERATED_ID.test(header);
-  const echo = header === undefined ? 'no X-Request-ID' : header === sent ? 'the sent id echoed' : replaced ? 'a generated req_<hex> id' : `X-Request-ID ${JSON.stringify(header)}`;
+  const echo =
+    header === undefined
+      ? 'no X-Request-ID'
+      : header === sent
+        ? 'the sent id echoed'
+        : replaced
+          ? 'a generated req_<hex> id'
+          : `X-Request-ID ${JSON.stringify(header)}`;
   return { summary: `${replyOutcome(reply)}, ${echo}`, asReference: served && replaced };
 }
 
@@ -128,7 +135,11 @@ export const requestIdChecks: Check[] = area('request-ids', [
     title: 'A caller id of 128 characters, the longest allowed, is returned unchanged',
     async run(t) {
       const header = (await t.a.decide(decideBody(), { 'x-request-id': LONGEST_CALLER_ID })).headers['x-request-id'];
-      if (header !== LONGEST_CALLER_ID) t.fail(`the 128-character caller id returned unchanged`, header === undefined ? 'no X-Request-ID' : `${JSON.stringify(header)} (${header.length} characters)`);
+      if (header !== LONGEST_CALLER_ID)
+        t.fail(
+          `the 128-character caller id returned unchanged`,
+          header === undefined ? 'no X-Request-ID' : `${JSON.stringify(header)} (${header.length} characters)`,
+        );
     },
   },
   {
@@ -146,7 +157,8 @@ export const requestIdChecks: Check[] = area('request-ids', [
     level: 'MUST',
     seedSections: ['2.7', '7', '8'],
     bounds: ['invalid-caller-request-id'],
-    title: 'An invalid caller id (129 characters, an empty value, a space, a slash, a non-ASCII letter) is never returned: the request is served or refused in the error body, under a generated req_<hex> id',
+    title:
+      'An invalid caller id (129 characters, an empty value, a space, a slash, a non-ASCII letter) is never returned: the request is served or refused in the error body, under a generated req_<hex> id',
     async run(t) {
       for (const [label, sent] of INVALID_CALLER_IDS) {
         const reply = await t.a.decide(decideBody(), { 'x-request-id': sent });
@@ -155,7 +167,8 @@ export const requestIdChecks: Check[] = area('request-ids', [
         const id = requestIdOn(t, `a decide with ${what}`, reply);
         // Seed 2.7: a caller id is kept only if valid; otherwise the service generates req_<hex>.
         if (!GENERATED_ID.test(id)) t.fail(`a generated req_<hex> id in place of ${what}`, JSON.stringify(id));
-        if (reply.status >= 500 || (reply.status >= 300 && reply.status < 400)) t.fail(`the decide served (2xx) or refused (4xx) for ${what}`, describeReply(reply));
+        if (reply.status >= 500 || (reply.status >= 300 && reply.status < 400))
+          t.fail(`the decide served (2xx) or refused (4xx) for ${what}`, describeReply(reply));
         if (reply.status >= 400) expectErrorBody(reply);
       }
     },
@@ -203,7 +216,11 @@ export const requestIdChecks: Check[] = area('request-ids', [
         }
         const header = reply.headers['x-request-id'];
         const label = `${request.label}${headers ? ` with caller id ${CALLER_ID}` : ''}`;
-        if (bodyId !== header) t.fail(`error.request_id equal to X-Request-ID on the response to ${label}`, `error.request_id ${JSON.stringify(bodyId)}, header ${JSON.stringify(header)}`);
+        if (bodyId !== header)
+          t.fail(
+            `error.request_id equal to X-Request-ID on the response to ${label}`,
+            `error.request_id ${JSON.stringify(bodyId)}, header ${JSON.stringify(header)}`,
+          );
       }
     },
   },
@@ -219,7 +236,8 @@ export const requestIdChecks: Check[] = area('request-ids', [
         if (keysIn(reply.json).includes('request_id')) t.fail('no request_id field in the decide body (seed 2.4)', 'a request_id field');
         // The header is judged by REQID-ON-SUCCESS; here any id known for the request is looked for.
         for (const id of new Set([headers?.['x-request-id'], reply.headers['x-request-id']])) {
-          if (id !== undefined && reply.text.includes(id)) t.fail(`a decide body that does not contain the request id ${JSON.stringify(id)}`, 'the id inside the body');
+          if (id !== undefined && reply.text.includes(id))
+            t.fail(`a decide body that does not contain the request id ${JSON.stringify(id)}`, 'the id inside the body');
         }
       }
     },

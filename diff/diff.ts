@@ -47,7 +47,12 @@ export function diffDocuments(old: JsonObject, next: JsonObject, families: reado
   return { findings, majors, counts };
 }
 
-function compareOperation(operation: OperationPair, families: readonly FamilyOf<'operation'>[], schemaJudges: readonly SchemaJudge[], reporterOf: (family: RuleFamily) => Reporter): void {
+function compareOperation(
+  operation: OperationPair,
+  families: readonly FamilyOf<'operation'>[],
+  schemaJudges: readonly SchemaJudge[],
+  reporterOf: (family: RuleFamily) => Reporter,
+): void {
   // One visited set per operation and side: a recursive schema stops, and each use of a shared
   // component is still judged for every operation and side that reaches it.
   const visited = { request: new Set<string>(), response: new Set<string>() };

@@ -9,23 +9,45 @@ export const DIFF_FORMATS: readonly DiffFormat[] = ['text', 'json', 'markdown'];
 
 export function verdictLine(result: DiffResult): string {
   const { breaking, 'non-breaking': nonBreaking, info } = result.counts;
-  const head = breaking > 0 ? `${breaking} breaking change${breaking === 1 ? '' : 's'}` : result.majors.changed ? 'no breaking change (new major version: breaking changes are reported as info)' : 'no breaking change';
+  const head =
+    breaking > 0
+      ? `${breaking} breaking change${breaking === 1 ? '' : 's'}`
+      : result.majors.changed
+        ? 'no breaking change (new major version: breaking changes are reported as info)'
+        : 'no breaking change';
   return `${head}; ${nonBreaking} non-breaking, ${info} info.`;
 }
 
 const pointers = (f: Finding) => (f.oldPointer === f.newPointer ? f.newPointer : `${f.oldPointer} -> ${f.newPointer}`);
 const extras = (f: Finding) =>
-  [f.openPoint ? `open point ${f.openPoint}` : '', f.hardRuleSections ? `hard-rule section ${f.hardRuleSections.join(', ')}` : '', f.downgradedFrom ? 'breaking, allowed by the new major version' : ''].filter(Boolean);
+  [
+    f.openPoint ? `open point ${f.openPoint}` : '',
+    f.hardRuleSections ? `hard-rule section ${f.hardRuleSections.join(', ')}` : '',
+    f.downgradedFrom ? 'breaking, allowed by the new major version' : '',
+  ].filter(Boolean);
 
 export function formatDiff(result: DiffResult, format: DiffFormat, labels: { old: string; new: string }): string {
   if (format === 'json') {
-    return JSON.stringify({ old: labels.old, new: labels.new, verdict: verdictLine(result), major_version_changed: result.majors.changed, counts: result.counts, findings: result.findings }, null, 2);
+    return JSON.stringify(
+      {
+        old: labels.old,
+        new: labels.new,
+        verdict: verdictLine(result),
+        major_version_changed: result.majors.changed,
+        counts: result.counts,
+        findings: result.findings,
+      },
+      null,
+      2,
+    );
   }
   if (format === 'markdown') return markdown(result, labels);
   const lines = [`${labels.old} -> ${labels.new}: ${verdictLine(result)}`];
   for (const f of result.findings) {
     lines.push(`${f.class.toUpperCase().padEnd(12)} ${f.ruleId}  ${f.message}`);
-    lines.push(`${''.padEnd(13)}at ${pointers(f)}${f.operations.length > 0 ? `  [${f.operations.join(', ')}]` : ''}${extras(f).length > 0 ? `  (${extras(f).join('; ')})` : ''}`);
+    lines.push(
+      `${''.padEnd(13)}at ${pointers(f)}${f.operations.length > 0 ? `  [${f.operations.join(', ')}]` : ''}${extras(f).length > 0 ? `  (${extras(f).join('; ')})` : ''}`,
+    );
   }
   return lines.join('\n');
 }

@@ -37,7 +37,9 @@ function readSource(source: string, cwd: string): string {
   try {
     return execFileSync('git', ['show', source], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim().split('\n')[0];
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '')
+      .trim()
+      .split('\n')[0];
     throw new UnreadableSpec(`cannot read ${source} from git: ${stderr || (error as Error).message}`);
   }
 }

@@ -22,13 +22,20 @@ export interface PathPair {
 
 function pathsOf(doc: JsonObject, acrossMajors: boolean): Map<string, PathItemAt> {
   const paths = isObject(doc.paths) ? doc.paths : {};
-  return new Map(Object.entries(paths).flatMap(([path, item]) => (isObject(item) ? [[pathKey(path, acrossMajors), { path, item, pointer: child('/paths', path) }] as const] : [])));
+  return new Map(
+    Object.entries(paths).flatMap(([path, item]) =>
+      isObject(item) ? [[pathKey(path, acrossMajors), { path, item, pointer: child('/paths', path) }] as const] : [],
+    ),
+  );
 }
 
 export function pairPaths(pair: DocumentPair, majors: MajorVersions): PathPair[] {
   const before = pathsOf(pair.old, majors.changed);
   const after = pathsOf(pair.new, majors.changed);
-  return [...[...before].map(([key, old]) => ({ old, new: after.get(key) })), ...[...after].filter(([key]) => !before.has(key)).map(([, next]) => ({ new: next }))];
+  return [
+    ...[...before].map(([key, old]) => ({ old, new: after.get(key) })),
+    ...[...after].filter(([key]) => !before.has(key)).map(([, next]) => ({ new: next })),
+  ];
 }
 
 const listOf = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
@@ -45,8 +52,18 @@ export function operationPairs(pair: DocumentPair, paths: readonly PathPair[]): 
         {
           pair,
           label: `${method.toUpperCase()} ${now.path}`,
-          old: { operation: oldOperation, pointer: child(was.pointer, method), pathParameters: listOf(was.item.parameters), pathParametersPointer: child(was.pointer, 'parameters') },
-          new: { operation: newOperation, pointer: child(now.pointer, method), pathParameters: listOf(now.item.parameters), pathParametersPointer: child(now.pointer, 'parameters') },
+          old: {
+            operation: oldOperation,
+            pointer: child(was.pointer, method),
+            pathParameters: listOf(was.item.parameters),
+            pathParametersPointer: child(was.pointer, 'parameters'),
+          },
+          new: {
+            operation: newOperation,
+            pointer: child(now.pointer, method),
+            pathParameters: listOf(now.item.parameters),
+            pathParametersPointer: child(now.pointer, 'parameters'),
+          },
         },
       ];
     });

@@ -31,7 +31,14 @@ export interface SchemaNode {
 }
 
 /** Reports a finding at a pair of schema nodes for the walk's operation. */
-export function reportAt(walk: SchemaWalk, rule: Rule, old: Pick<SchemaNode, 'pointer'>, next: Pick<SchemaNode, 'pointer'>, message: string, extra: Partial<Reported> = {}): void {
+export function reportAt(
+  walk: SchemaWalk,
+  rule: Rule,
+  old: Pick<SchemaNode, 'pointer'>,
+  next: Pick<SchemaNode, 'pointer'>,
+  message: string,
+  extra: Partial<Reported> = {},
+): void {
   walk.collector.report(rule, { oldPointer: old.pointer, newPointer: next.pointer, operation: walk.operation, message, ...extra });
 }
 
@@ -55,7 +62,13 @@ export function compareSchemas(walk: Omit<SchemaWalk, 'collector'>, families: re
   const oldSchema = asSchema(oldNode.node);
   const newSchema = asSchema(newNode.node);
   const recurse: Recurse = (o, n) => compareSchemas(walk, families, o, n);
-  for (const family of families) family.compare({ ...walk, collector: family.collector }, { schema: oldSchema, pointer: oldNode.pointer }, { schema: newSchema, pointer: newNode.pointer }, recurse);
+  for (const family of families)
+    family.compare(
+      { ...walk, collector: family.collector },
+      { schema: oldSchema, pointer: oldNode.pointer },
+      { schema: newSchema, pointer: newNode.pointer },
+      recurse,
+    );
 }
 
 /** Boolean schemas (2020-12) as objects: true accepts anything, false nothing. */
@@ -68,6 +81,10 @@ function asSchema(node: Json): JsonObject {
 /** Canonical JSON, keys sorted, for comparing two subtrees by content. */
 export function canonical(node: Json | undefined): string {
   if (Array.isArray(node)) return `[${node.map(canonical).join(',')}]`;
-  if (isObject(node)) return `{${Object.keys(node).sort().map((key) => `${JSON.stringify(key)}:${canonical(node[key])}`).join(',')}}`;
+  if (isObject(node))
+    return `{${Object.keys(node)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(node[key])}`)
+      .join(',')}}`;
   return JSON.stringify(node ?? null);
 }

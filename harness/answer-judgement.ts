@@ -24,7 +24,15 @@ const choiceAnswerShape = schemaValidator('ChoiceAnswer', 'contract');
 /** Seed 2.4: a choice answer meets the ChoiceAnswer schema (type, choice, confidence, probabilities, abstain, abstention_status). */
 export function choiceAnswerShapeBreach(answer: unknown, where: string): RuleBreach | undefined {
   const result = choiceAnswerShape(answer);
-  return result.valid ? undefined : { expected: `${where} meeting the ChoiceAnswer schema (seed 2.4)`, observed: result.issues.slice(0, 5).map((issue) => issue.message).join('; ') };
+  return result.valid
+    ? undefined
+    : {
+        expected: `${where} meeting the ChoiceAnswer schema (seed 2.4)`,
+        observed: result.issues
+          .slice(0, 5)
+          .map((issue) => issue.message)
+          .join('; '),
+      };
 }
 
 /** A question as sent: its id, its type, and for choice questions the option ids. */
@@ -51,7 +59,13 @@ export function expectAnswered(reply: Reply, questions: readonly SentQuestion[])
   expectSuccess(reply, 'for a valid decide body');
   expectRequestIdHeader(reply);
   expectValidBody(reply, 'decide');
-  failOn(sameIdsBreach(questions.map(({ id }) => id), objectKeys(reply.json.answers), 'answers'));
+  failOn(
+    sameIdsBreach(
+      questions.map(({ id }) => id),
+      objectKeys(reply.json.answers),
+      'answers',
+    ),
+  );
   for (const { id, type, optionIds } of questions) {
     if (type !== 'choice' || !optionIds) continue; // other answer shapes are an open point (answer-shapes)
     const where = `/answers/${showId(id)}`;

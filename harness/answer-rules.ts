@@ -103,7 +103,8 @@ export function probabilityRangeBreach(answer: Record<string, any>, where: strin
   for (let index = 0; index < optionIds.length; index++) {
     const optionId = optionIds[index]!;
     const p = probabilities[optionId];
-    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) return { expected: `${where}/probabilities/${showId(optionId)} a number in [0, 1]`, observed: JSON.stringify(p) };
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1))
+      return { expected: `${where}/probabilities/${showId(optionId)} a number in [0, 1]`, observed: JSON.stringify(p) };
   }
   return undefined;
 }
@@ -114,7 +115,10 @@ export function choiceArgmaxBreach(answer: Record<string, any>, where: string): 
   if (answer.choice === null || !top) return undefined;
   const chosen = typeof answer.choice === 'string' && Object.hasOwn(answer.probabilities, answer.choice) ? answer.probabilities[answer.choice] : undefined;
   if (chosen === top.first) return undefined;
-  return { expected: `${where}/choice an option with the top probability ${top.first}`, observed: `${showId(String(answer.choice))} with probability ${String(chosen)}` };
+  return {
+    expected: `${where}/choice an option with the top probability ${top.first}`,
+    observed: `${showId(String(answer.choice))} with probability ${String(chosen)}`,
+  };
 }
 
 /**
@@ -152,12 +156,18 @@ export function inputTokensBreach(body: any): RuleBreach | undefined {
 /** Seed 1: no output tokens. The fields of a decide body that look like one, in usage or at the top level. */
 export function outputTokenFields(body: any): string[] {
   const usageKeys = objectKeys(body?.usage) ?? [];
-  return [...usageKeys.filter((key) => /output|completion/i.test(key)).map((key) => `usage.${key}`), ...(objectKeys(body) ?? []).filter((key) => /output_tokens|completion_tokens/i.test(key))];
+  return [
+    ...usageKeys.filter((key) => /output|completion/i.test(key)).map((key) => `usage.${key}`),
+    ...(objectKeys(body) ?? []).filter((key) => /output_tokens|completion_tokens/i.test(key)),
+  ];
 }
 
 /** JSON with object keys sorted, to compare answers whatever the key order. */
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'undefined';
-  return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  return `{${Object.keys(value)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+    .join(',')}}`;
 }

@@ -73,7 +73,10 @@ export interface CheckResult extends CheckMeta {
 
 /** Thrown by a check body to fail: states what was expected and what was observed. */
 export class CheckFailure extends Error {
-  constructor(readonly expected: string, readonly observed: string) {
+  constructor(
+    readonly expected: string,
+    readonly observed: string,
+  ) {
     super(`Expected ${expected}; observed ${observed}.`);
     this.name = 'CheckFailure';
   }

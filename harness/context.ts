@@ -103,7 +103,20 @@ export interface ContextParts {
   signal?: AbortSignal;
 }
 
-export function createCheckContext({ target, seed, numRuns, concurrency = DEFAULT_CONCURRENCY, http, keyA, keyB, observe, note, announce, sharedWork = new Map(), signal = new AbortController().signal }: ContextParts): CheckContext {
+export function createCheckContext({
+  target,
+  seed,
+  numRuns,
+  concurrency = DEFAULT_CONCURRENCY,
+  http,
+  keyA,
+  keyB,
+  observe,
+  note,
+  announce,
+  sharedWork = new Map(),
+  signal = new AbortController().signal,
+}: ContextParts): CheckContext {
   const a = apiClient(http, keyA);
   const missingB: ApiClient = new Proxy({} as ApiClient, {
     get() {

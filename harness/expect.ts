@@ -61,7 +61,10 @@ export function expectErrorBody(reply: Reply, code?: string | string[], operatio
   }
   const header = reply.headers['x-request-id'];
   if (reply.json.error.request_id !== header && reply.json.error.request_id !== null) {
-    throw new CheckFailure('error.request_id equal to the X-Request-ID header', `${JSON.stringify(reply.json.error.request_id)} vs header ${JSON.stringify(header)}`);
+    throw new CheckFailure(
+      'error.request_id equal to the X-Request-ID header',
+      `${JSON.stringify(reply.json.error.request_id)} vs header ${JSON.stringify(header)}`,
+    );
   }
 }
 
@@ -76,6 +79,12 @@ export function expectValidBody(reply: Reply, operationId: string): void {
   if (reply.json === undefined) throw new CheckFailure(`a JSON body for ${operationId}`, `${JSON.stringify(reply.text.slice(0, 160))}`);
   const result = validateResponseBody(operationId, reply.status, reply.json, 'contract');
   if (result && !result.valid) {
-    throw new CheckFailure(`a body that meets the ${result.schemaName} schema`, result.issues.slice(0, 5).map((issue) => issue.message).join('; '));
+    throw new CheckFailure(
+      `a body that meets the ${result.schemaName} schema`,
+      result.issues
+        .slice(0, 5)
+        .map((issue) => issue.message)
+        .join('; '),
+    );
   }
 }

@@ -46,7 +46,10 @@ export interface Exchange {
 
 /** A request that produced no usable response: refused, reset, timed out, or an endless body. */
 export class TransportError extends Error {
-  constructor(readonly kind: 'timeout' | 'refused' | 'reset' | 'body-too-large' | 'network', message: string) {
+  constructor(
+    readonly kind: 'timeout' | 'refused' | 'reset' | 'body-too-large' | 'network',
+    message: string,
+  ) {
     super(message);
     this.name = 'TransportError';
   }
@@ -130,7 +133,13 @@ export interface CurlOptions {
 }
 
 /** A curl line that reproduces the request; keys appear as environment variables, never in clear. */
-export function curlFor(method: string, url: string, headers: Record<string, string>, body: string | Uint8Array | undefined, options: CurlOptions = {}): string {
+export function curlFor(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  options: CurlOptions = {},
+): string {
   const parts = ['curl -sS -i', '-X', method, shellQuote(url)];
   for (const [name, value] of Object.entries(headers)) {
     // curl drops a header written "Name:" with nothing after the colon; "Name;" sends it empty.
@@ -263,7 +272,10 @@ function sendOnce(options: HttpOptions): Http {
       },
       startedAtMs: 0,
       durationMs: 0,
-      curl: redactText(curlFor(sent.method, url, headers, body, { ...(keyVariable !== undefined ? { keyVariable } : {}), ...(bodyFile ? { bodyFile } : {}) }), options.secrets),
+      curl: redactText(
+        curlFor(sent.method, url, headers, body, { ...(keyVariable !== undefined ? { keyVariable } : {}), ...(bodyFile ? { bodyFile } : {}) }),
+        options.secrets,
+      ),
       ...(operationIdOf(sent.method, sent.path) ? { operationId: operationIdOf(sent.method, sent.path)! } : {}),
     };
     const started = performance.now();

@@ -98,7 +98,14 @@ export function answeredTogether(exchanges: readonly Timed[]): number {
   if (groups.length === 0) return exchanges.length > 0 ? 1 : 0;
   const alone = sentAlone(exchanges);
   const window = Math.min(...(alone.length > 0 ? alone : exchanges).map((exchange) => exchange.durationMs)) / 2;
-  const perBurst = groups.map((group) => mostWithin(group.map((exchange) => exchange.startedAtMs + exchange.durationMs), window)).sort((x, y) => x - y);
+  const perBurst = groups
+    .map((group) =>
+      mostWithin(
+        group.map((exchange) => exchange.startedAtMs + exchange.durationMs),
+        window,
+      ),
+    )
+    .sort((x, y) => x - y);
   return perBurst[Math.floor((perBurst.length - 1) / 2)]!;
 }
 

@@ -82,11 +82,24 @@ export async function passingRequest(t: CheckContext, op: Operation): Promise<Pa
       const decided = await t.a.decide(decideBody(), { 'x-request-id': requestId });
       if (!isSuccess(decided)) return new NotPrepared(`the decision the feedback is about answered status ${decided.status}`);
       const body = referenceFeedbackBody(decided.headers['x-request-id'] ?? requestId, ['topic'], true);
-      return { operationId: op.operationId, label: `${method} ${op.path}`, controlLast: false, openPoint: 'feedback-shape', send: (c) => send(op.path, c, { json: body }), cleanup };
+      return {
+        operationId: op.operationId,
+        label: `${method} ${op.path}`,
+        controlLast: false,
+        openPoint: 'feedback-shape',
+        send: (c) => send(op.path, c, { json: body }),
+        cleanup,
+      };
     }
     case 'uploadAsset': {
       const bytes = pngImage();
-      return { operationId: op.operationId, label: `${method} ${op.path} (a PNG)`, controlLast: false, send: (c) => send(op.path, c, { raw: bytes, contentType: 'image/png' }), cleanup };
+      return {
+        operationId: op.operationId,
+        label: `${method} ${op.path} (a PNG)`,
+        controlLast: false,
+        send: (c) => send(op.path, c, { raw: bytes, contentType: 'image/png' }),
+        cleanup,
+      };
     }
     case 'getAsset':
     case 'deleteAsset': {

@@ -37,7 +37,9 @@ function maskNearMisses(text: string, secrets: readonly string[]): string {
     .filter((secret) => secret.startsWith(KEY_PREFIX) && secret.length >= KEY_PREFIX.length + NEAR_MISS_SHARED_CHARS)
     .map((secret) => secret.slice(KEY_PREFIX.length, KEY_PREFIX.length + NEAR_MISS_SHARED_CHARS).toLowerCase());
   if (starts.length === 0) return text;
-  return text.replace(KEY_LIKE, (token) => (starts.some((start) => token.slice(KEY_PREFIX.length).toLowerCase().startsWith(start)) ? `${KEY_PREFIX}***` : token));
+  return text.replace(KEY_LIKE, (token) =>
+    starts.some((start) => token.slice(KEY_PREFIX.length).toLowerCase().startsWith(start)) ? `${KEY_PREFIX}***` : token,
+  );
 }
 
 /** A deep copy of `value` with every string (values and property names) redacted. */

@@ -66,7 +66,11 @@ export function choiceWithOptionIdsText(context: string, optionIds: readonly str
 /** One question of each other type, as the reference server reads them (score fields are an open point, seed 2.3). */
 export const OTHER_TYPE_QUESTIONS = Object.freeze({
   noul: Object.freeze({ type: 'noul', instructions: 'Does the customer ask for a refund?' }),
-  multi: Object.freeze({ type: 'multi', options: Object.freeze({ refund: null, late_delivery: null, damaged_item: null }), instructions: 'Which issues does the customer raise?' }),
+  multi: Object.freeze({
+    type: 'multi',
+    options: Object.freeze({ refund: null, late_delivery: null, damaged_item: null }),
+    instructions: 'Which issues does the customer raise?',
+  }),
   score: Object.freeze({ type: 'score', instructions: 'How urgent is the customer request?' }),
 });
 
@@ -83,6 +87,10 @@ const structuredCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as 
  * Feedback of the reference shape (open point feedback-shape, seed 4.2): the decision's request
  * id and, per question id, whether its answer was correct.
  */
-export function referenceFeedbackBody(requestId: string, questionIds: readonly string[], correct: boolean): { request_id: string; answers: Record<string, { correct: boolean }> } {
+export function referenceFeedbackBody(
+  requestId: string,
+  questionIds: readonly string[],
+  correct: boolean,
+): { request_id: string; answers: Record<string, { correct: boolean }> } {
   return { request_id: requestId, answers: Object.fromEntries(questionIds.map((id) => [id, { correct }])) };
 }

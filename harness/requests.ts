@@ -15,7 +15,10 @@ export * from './request-bodies.ts';
  */
 export function decideTextOfBytes(bytes: number, filler = 'refund '): string {
   const build = (padding: string) =>
-    JSON.stringify({ context: 'Which team handles a refund for a double charge?', questions: { topic: { type: 'choice', options: { billing: padding, shipping: 'Delivery and tracking' } } } });
+    JSON.stringify({
+      context: 'Which team handles a refund for a double charge?',
+      questions: { topic: { type: 'choice', options: { billing: padding, shipping: 'Delivery and tracking' } } },
+    });
   const missing = bytes - Buffer.byteLength(build(''));
   if (missing < 0) throw new Error(`A decide body cannot be as small as ${bytes} bytes`);
   const fillerBytes = Buffer.byteLength(filler);

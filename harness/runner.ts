@@ -132,7 +132,8 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   try {
     await Promise.race([check.run(context), overall]);
     const overlap = check.concurrent ? measuredOverlap() : undefined;
-    if (check.level === 'OBSERVE') return finish({ status: 'observed', ...(observation ? {} : { message: 'nothing observed' }), ...(overlap ? { overlap } : {}) });
+    if (check.level === 'OBSERVE')
+      return finish({ status: 'observed', ...(observation ? {} : { message: 'nothing observed' }), ...(overlap ? { overlap } : {}) });
     // A rule that held while the server answered one request at a time says nothing about
     // overlapping requests: a pass would claim what was not seen. The check is skipped with
     // the figures, like any check this run cannot verify; failures stand whatever the overlap.
@@ -141,9 +142,11 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   } catch (error) {
     if (error instanceof CheckSkipped) return finish({ status: 'skip', message: error.reason });
     const message =
-      error instanceof CheckFailure ? error.message
-      : error instanceof TransportError ? `No usable response: ${error.message}.`
-      : `The check itself failed: ${(error as Error).message}`;
+      error instanceof CheckFailure
+        ? error.message
+        : error instanceof TransportError
+          ? `No usable response: ${error.message}.`
+          : `The check itself failed: ${(error as Error).message}`;
     // OBSERVE checks report what happened and never fail a run.
     const overlap = check.concurrent ? measuredOverlap() : undefined;
     if (check.level === 'OBSERVE') {

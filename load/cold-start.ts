@@ -13,7 +13,10 @@ export interface ColdStart {
   firstDecideMs: number;
 }
 
-const DECIDE_BODY = JSON.stringify({ context: 'I was charged twice and want a refund.', questions: { topic: { type: 'choice', options: { billing: 'Payments', shipping: 'Delivery' } } } });
+const DECIDE_BODY = JSON.stringify({
+  context: 'I was charged twice and want a refund.',
+  questions: { topic: { type: 'choice', options: { billing: 'Payments', shipping: 'Delivery' } } },
+});
 
 /**
  * One start of `command…` (REFERENCE_SERVER unless given, e.g. `npm run serve --`), then

@@ -102,7 +102,8 @@ const METRICS: Metric[] = [
 const TAIL: Metric = { name: 'latency p99_ms', of: (run) => run.latency.all?.p99_ms, kind: 'latency' };
 
 /** "k6 v2.2.0, nearest-rank": what produced a run's figures. */
-export const generatorOf = (run: LoadRun) => `${run.generator.name} ${run.generator.version}, ${run.percentile_method ?? (run.generator.name === 'node' ? 'nearest-rank' : 'k6-trend')}`;
+export const generatorOf = (run: LoadRun) =>
+  `${run.generator.name} ${run.generator.version}, ${run.percentile_method ?? (run.generator.name === 'node' ? 'nearest-rank' : 'k6-trend')}`;
 const generatorKind = (run: LoadRun) => generatorOf(run).replace(/ [^ ,]+,/, ',');
 
 function verdictOf(metric: Metric, before: readonly number[], after: readonly number[], tolerance: Tolerance): MetricVerdict {
@@ -139,11 +140,30 @@ function judgeTail(baseline: readonly LoadRun[], candidate: readonly LoadRun[], 
   const runs = [...baseline, ...candidate];
   const fewest = Math.min(...runs.map((run) => run.latency.all?.count ?? 0));
   const base = { min_requests: P99_MIN_REQUESTS, fewest_requests: fewest };
-  if (fewest < P99_MIN_REQUESTS) return { tail: { ...base, judged: false, reason: `cannot judge the tail: a run has ${fewest} answered requests, and a p99 verdict needs ${P99_MIN_REQUESTS} in every run (fewer leave the p99 without a measured upper confidence bound); run longer or faster` } };
-  if (runs.some((run) => !run.latency.all?.p99_interval_ms)) return { tail: { ...base, judged: false, reason: 'cannot judge the tail: a run has no p99 confidence interval (written by k6 alone or by an older kit; run it with "load run")' } };
+  if (fewest < P99_MIN_REQUESTS)
+    return {
+      tail: {
+        ...base,
+        judged: false,
+        reason: `cannot judge the tail: a run has ${fewest} answered requests, and a p99 verdict needs ${P99_MIN_REQUESTS} in every run (fewer leave the p99 without a measured upper confidence bound); run longer or faster`,
+      },
+    };
+  if (runs.some((run) => !run.latency.all?.p99_interval_ms))
+    return {
+      tail: {
+        ...base,
+        judged: false,
+        reason: 'cannot judge the tail: a run has no p99 confidence interval (written by k6 alone or by an older kit; run it with "load run")',
+      },
+    };
   const baselineInterval = typicalInterval(baseline);
   const candidateInterval = typicalInterval(candidate);
-  const verdict = verdictOf(TAIL, baseline.map((run) => TAIL.of(run)!), candidate.map((run) => TAIL.of(run)!), tolerance);
+  const verdict = verdictOf(
+    TAIL,
+    baseline.map((run) => TAIL.of(run)!),
+    candidate.map((run) => TAIL.of(run)!),
+    tolerance,
+  );
   verdict.regression = verdict.regression && candidateInterval.lower > baselineInterval.upper;
   return { tail: { ...base, judged: true, baseline_interval_ms: baselineInterval, candidate_interval_ms: candidateInterval }, verdict };
 }
@@ -156,7 +176,9 @@ export function compareRuns(baseline: readonly LoadRun[], candidate: readonly Lo
   if (other) throw new Error(`the baseline ran ${scenario}, the candidate ${other.scenario}: compare runs of one scenario`);
   const kinds = new Set([...baseline, ...candidate].map(generatorKind));
   if (kinds.size > 1 && !options.allowMixedGenerators) {
-    throw new MixedGeneratorsError(`the runs come from different generators or percentile methods (${[...kinds].join(' / ')}): their figures differ by construction, not by the server. Measure both sides with one generator, or pass --allow-mixed-generators`);
+    throw new MixedGeneratorsError(
+      `the runs come from different generators or percentile methods (${[...kinds].join(' / ')}): their figures differ by construction, not by the server. Measure both sides with one generator, or pass --allow-mixed-generators`,
+    );
   }
   const metrics: MetricVerdict[] = [];
   for (const metric of METRICS) {
@@ -182,7 +204,10 @@ export function compareRuns(baseline: readonly LoadRun[], candidate: readonly Lo
 export function parseTolerance(text: string | undefined): Tolerance {
   const tolerance = { ...DEFAULT_TOLERANCE };
   if (text === undefined) return tolerance;
-  for (const item of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const [key, raw] = item.split('=', 2);
     const value = Number(raw);
     if (!Number.isFinite(value) || value < 0) throw new Error(`--tolerance ${item}: the value must be a number of at least 0`);

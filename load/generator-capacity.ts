@@ -52,13 +52,28 @@ async function startBareRoute(): Promise<{ baseUrl: string; stop(): void }> {
   return { baseUrl, stop: () => child.kill('SIGTERM') };
 }
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '4' }, connections: { type: 'string', default: '16' }, rounds: { type: 'string', default: '3' }, k6: { type: 'string' }, 'validate-every': { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '4' },
+    connections: { type: 'string', default: '16' },
+    rounds: { type: 'string', default: '3' },
+    k6: { type: 'string' },
+    'validate-every': { type: 'string', default: '1' },
+  },
+});
 const durationS = Number(values.duration);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 const bare = await startBareRoute();
 // VALIDATE_EVERY: the generators judge every response (1) or the stated sample, as a load run would.
-const settings = { BASE_URL: bare.baseUrl, API_KEY: 'svc_live_bench', VUS: String(connections), DURATION: String(durationS), RUN_ID: 'bench', VALIDATE_EVERY: values['validate-every'] };
+const settings = {
+  BASE_URL: bare.baseUrl,
+  API_KEY: 'svc_live_bench',
+  VUS: String(connections),
+  DURATION: String(durationS),
+  RUN_ID: 'bench',
+  VALIDATE_EVERY: values['validate-every'],
+};
 // autocannon sends the very requests the scenario sends (same bodies, same headers, in turn),
 // taken from the scenario's own iterations, so the bare route does the same work for both
 // generators and only the generators differ.
@@ -80,12 +95,21 @@ const k6 = findK6(values.k6, process.env);
 // Each generator runs twice a round: judging responses as a load run does (VALIDATE_EVERY), and
 // checking status and request id only, so the cost of validation is measured side by side.
 const CHECKS_ONLY = { ...settings, VALIDATE_EVERY: String(Number.MAX_SAFE_INTEGER) };
-const figures: Record<'autocannon' | 'node' | 'nodeChecksOnly' | 'k6' | 'k6ChecksOnly', number[]> = { autocannon: [], node: [], nodeChecksOnly: [], k6: [], k6ChecksOnly: [] };
+const figures: Record<'autocannon' | 'node' | 'nodeChecksOnly' | 'k6' | 'k6ChecksOnly', number[]> = {
+  autocannon: [],
+  node: [],
+  nodeChecksOnly: [],
+  k6: [],
+  k6ChecksOnly: [],
+};
 // What each generator judged, so a figure is never read without knowing how much validation it paid for.
-const judged = (run: LoadRun) => `${Math.round(run.throughput_rps)} req/s (validated ${run.validation?.validated ?? 0} of ${run.requests}, checks ${(run.check_rate * 100).toFixed(1)} %)`;
+const judged = (run: LoadRun) =>
+  `${Math.round(run.throughput_rps)} req/s (validated ${run.validation?.validated ?? 0} of ${run.requests}, checks ${(run.check_rate * 100).toFixed(1)} %)`;
 const share = (values: number[], reference: number) => `${Math.round(median(values))} req/s = ${((median(values) / reference) * 100).toFixed(0)} %`;
 try {
-  process.stdout.write(`bare Fastify route at ${bare.baseUrl}; ${connections} connections, ${durationS} s per measurement, ${rounds} rounds; validation of every ${values['validate-every'] === '1' ? '' : `${values['validate-every']}th `}response\n`);
+  process.stdout.write(
+    `bare Fastify route at ${bare.baseUrl}; ${connections} connections, ${durationS} s per measurement, ${rounds} rounds; validation of every ${values['validate-every'] === '1' ? '' : `${values['validate-every']}th `}response\n`,
+  );
   for (let round = 1; round <= rounds; round++) {
     const cannon = await autocannon({ url: bare.baseUrl, connections, duration: durationS, requests: scenarioRequests });
     figures.autocannon.push(cannon.requests.total / durationS);
@@ -101,12 +125,20 @@ try {
       figures.k6ChecksOnly.push(k6ChecksOnly.throughput_rps);
       k6Line = `; k6 ${judged(k6Run)}, status and request id only ${Math.round(k6ChecksOnly.throughput_rps)} req/s`;
     }
-    process.stdout.write(`round ${round}: autocannon ${Math.round(figures.autocannon.at(-1)!)} req/s; Node runner ${judged(node)}, status and request id only ${Math.round(nodeChecksOnly.throughput_rps)} req/s${k6Line}\n`);
+    process.stdout.write(
+      `round ${round}: autocannon ${Math.round(figures.autocannon.at(-1)!)} req/s; Node runner ${judged(node)}, status and request id only ${Math.round(nodeChecksOnly.throughput_rps)} req/s${k6Line}\n`,
+    );
   }
   const reference = median(figures.autocannon);
   const ratio = median(figures.node) / reference;
-  process.stdout.write(`medians: autocannon ${Math.round(reference)} req/s; Node runner ${share(figures.node, reference)} (target ${RUNNER_TARGET * 100} %: ${ratio >= RUNNER_TARGET ? 'met' : 'MISSED'}), status and request id only ${share(figures.nodeChecksOnly, reference)}`);
-  process.stdout.write(k6 ? `; k6 ${share(figures.k6, reference)}, status and request id only ${share(figures.k6ChecksOnly, reference)}\n` : '; k6 not found (--k6, K6_BIN, PATH): not measured\n');
+  process.stdout.write(
+    `medians: autocannon ${Math.round(reference)} req/s; Node runner ${share(figures.node, reference)} (target ${RUNNER_TARGET * 100} %: ${ratio >= RUNNER_TARGET ? 'met' : 'MISSED'}), status and request id only ${share(figures.nodeChecksOnly, reference)}`,
+  );
+  process.stdout.write(
+    k6
+      ? `; k6 ${share(figures.k6, reference)}, status and request id only ${share(figures.k6ChecksOnly, reference)}\n`
+      : '; k6 not found (--k6, K6_BIN, PATH): not measured\n',
+  );
 } finally {
   bare.stop();
 }

@@ -48,7 +48,9 @@ export async function interleavedRuns(options: InterleavedOptions): Promise<{ ba
       tag: `${side[0]}${runs[side].length}`,
     });
     runs[side].push(run);
-    options.output?.(`${side} ${runs[side].length}/${options.repeat}: ${run.requests} requests, ${run.throughput_rps} req/s, p50 ${run.latency.all?.p50_ms ?? '-'} ms, p99 ${run.latency.all?.p99_ms ?? '-'} ms`);
+    options.output?.(
+      `${side} ${runs[side].length}/${options.repeat}: ${run.requests} requests, ${run.throughput_rps} req/s, p50 ${run.latency.all?.p50_ms ?? '-'} ms, p99 ${run.latency.all?.p99_ms ?? '-'} ms`,
+    );
   }
   return runs;
 }

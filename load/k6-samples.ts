@@ -28,7 +28,8 @@ export async function readK6Samples(path: string): Promise<RequestSample[]> {
   for await (const line of lines) {
     if (!columns) {
       columns = Object.fromEntries(line.split(',').map((column, index) => [column, index]));
-      for (const needed of ['metric_name', 'timestamp', 'metric_value', 'name', 'status', 'group']) if (columns[needed] === undefined) throw new Error(`k6's CSV output has no ${needed} column: ${line}`);
+      for (const needed of ['metric_name', 'timestamp', 'metric_value', 'name', 'status', 'group'])
+        if (columns[needed] === undefined) throw new Error(`k6's CSV output has no ${needed} column: ${line}`);
       continue;
     }
     // Only request durations are read; their fields (request names, statuses, group) hold no commas or quotes.
@@ -36,9 +37,19 @@ export async function readK6Samples(path: string): Promise<RequestSample[]> {
     const fields = line.split(',');
     const group = fields[columns.group!]!;
     if (group === '::setup' || group === '::teardown') continue;
-    points.push({ name: fields[columns.name!]!, endUs: Number(fields[columns.timestamp!]), durationMs: Number(fields[columns.metric_value!]), status: Number(fields[columns.status!] || 0) });
+    points.push({
+      name: fields[columns.name!]!,
+      endUs: Number(fields[columns.timestamp!]),
+      durationMs: Number(fields[columns.metric_value!]),
+      status: Number(fields[columns.status!] || 0),
+    });
   }
   let firstStartMs = Infinity;
   for (const point of points) firstStartMs = Math.min(firstStartMs, point.endUs / 1000 - point.durationMs);
-  return points.map((point) => ({ name: point.name, startedMs: point.endUs / 1000 - point.durationMs - firstStartMs, durationMs: point.durationMs, status: point.status }));
+  return points.map((point) => ({
+    name: point.name,
+    startedMs: point.endUs / 1000 - point.durationMs - firstStartMs,
+    durationMs: point.durationMs,
+    status: point.status,
+  }));
 }

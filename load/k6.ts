@@ -38,7 +38,10 @@ function executable(path: string): boolean {
  * naming a file that is not executable is an error, not a silent fall-back.
  */
 export function findK6(flag: string | undefined, env: NodeJS.ProcessEnv): K6Location | undefined {
-  for (const [given, source] of [[flag, '--k6'], [env.K6_BIN, 'K6_BIN']] as const) {
+  for (const [given, source] of [
+    [flag, '--k6'],
+    [env.K6_BIN, 'K6_BIN'],
+  ] as const) {
     if (!given) continue;
     if (!executable(given)) throw new Error(`${source} names ${given}, which is not an executable file`);
     return { path: given, source };
@@ -65,7 +68,13 @@ export async function k6Version(k6: string): Promise<string> {
  * here, and k6's raw samples beside it, from which the kit computes the percentiles and judges the
  * thresholds as it does for the Node runner (one percentile definition for both generators).
  */
-export async function runWithK6(k6: string, scenario: ScenarioName, settings: Record<string, string | undefined>, output: (line: string) => void = () => {}, options: { rawSamples?: boolean } = {}): Promise<LoadRun> {
+export async function runWithK6(
+  k6: string,
+  scenario: ScenarioName,
+  settings: Record<string, string | undefined>,
+  output: (line: string) => void = () => {},
+  options: { rawSamples?: boolean } = {},
+): Promise<LoadRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'decision-k6-'));
   try {
     const env = { ...settings, REPORT_DIR: reportDir, K6_VERSION: await k6Version(k6) };
@@ -89,7 +98,13 @@ export async function runWithK6(k6: string, scenario: ScenarioName, settings: Re
       }
     } catch {
       // Exit 99 is k6's "thresholds crossed", which still writes the summary; anything else without one is a failure to run.
-      throw new Error(`k6 exited with ${code} and wrote no load result: ${redactText(rest, settings.API_KEY ? [settings.API_KEY] : []).trim().split('\n').slice(-3).join(' | ')}`);
+      throw new Error(
+        `k6 exited with ${code} and wrote no load result: ${redactText(rest, settings.API_KEY ? [settings.API_KEY] : [])
+          .trim()
+          .split('\n')
+          .slice(-3)
+          .join(' | ')}`,
+      );
     }
     if (options.rawSamples === false) return run;
     return withKitFigures(run, await loadDefinition(scenario, settings), await readK6Samples(join(reportDir, 'samples.csv.gz')));

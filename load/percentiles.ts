@@ -32,7 +32,10 @@ export function latencyOf(durations: readonly number[]): LoadLatency {
  * Latency of all answered requests and per request name, and percentiles per timeline window.
  * Requests without a response (status 0) are left out: their duration measures a timeout.
  */
-export function latencyFigures(definition: ScenarioDefinition, requests: readonly RequestSample[]): { latency: Record<string, LoadLatency>; timeline: LoadTimelineWindow[] } {
+export function latencyFigures(
+  definition: ScenarioDefinition,
+  requests: readonly RequestSample[],
+): { latency: Record<string, LoadLatency>; timeline: LoadTimelineWindow[] } {
   const answered = requests.filter((request) => request.status !== 0);
   const latency: Record<string, LoadLatency> = {};
   if (answered.length > 0) latency.all = latencyOf(answered.map((request) => request.durationMs));

@@ -41,7 +41,9 @@ export async function runOnce(options: Omit<LoadRunOptions, 'repeat' | 'output'>
   const timer = options.memory ? setInterval(sample, MEMORY_SAMPLE_MS) : undefined;
   let run: LoadRun;
   try {
-    run = options.k6 ? await runWithK6(options.k6.path, options.scenario, settings, options.output) : await runWithNode(await loadDefinition(options.scenario, settings), settings);
+    run = options.k6
+      ? await runWithK6(options.k6.path, options.scenario, settings, options.output)
+      : await runWithNode(await loadDefinition(options.scenario, settings), settings);
   } finally {
     if (timer) clearInterval(timer);
   }
@@ -82,7 +84,14 @@ export function driftOf(run: LoadRun): LoadDrift | undefined {
   const last = run.timeline[run.timeline.length - 1];
   if (!first || !last || first === last) return undefined;
   const memory = run.memory?.samples;
-  const rss = memory && memory.length >= 2 ? { rss_first_bytes: memory[0]!.rss_bytes, rss_last_bytes: memory[memory.length - 1]!.rss_bytes, rss_growth_bytes: memory[memory.length - 1]!.rss_bytes - memory[0]!.rss_bytes } : {};
+  const rss =
+    memory && memory.length >= 2
+      ? {
+          rss_first_bytes: memory[0]!.rss_bytes,
+          rss_last_bytes: memory[memory.length - 1]!.rss_bytes,
+          rss_growth_bytes: memory[memory.length - 1]!.rss_bytes - memory[0]!.rss_bytes,
+        }
+      : {};
   return {
     first_window_p50_ms: first.p50_ms,
     last_window_p50_ms: last.p50_ms,

@@ -79,7 +79,13 @@ export function startServerProcess(command: string, args: string[], options: Sta
       if (!url) return;
       clearTimeout(timer);
       child.stdout!.removeAllListeners('data').resume();
-      resolve({ baseUrl: url, listeningMs: performance.now() - spawnedAt, sinceSpawn: () => performance.now() - spawnedAt, mainThreadCpuMs: () => mainThreadCpuMs(child.pid), stop });
+      resolve({
+        baseUrl: url,
+        listeningMs: performance.now() - spawnedAt,
+        sinceSpawn: () => performance.now() - spawnedAt,
+        mainThreadCpuMs: () => mainThreadCpuMs(child.pid),
+        stop,
+      });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -98,7 +104,9 @@ export interface KeyedServerProcess extends ServerProcess {
  * the command is REFERENCE_SERVER unless given (e.g. `npm run serve --`), the options the
  * server's own (`--profile alternate`). stop() also removes the data folder, as does a start that fails.
  */
-export async function startKeyedServer(options: StartOptions & { command?: readonly [string, ...string[]]; serverOptions?: readonly string[] } = {}): Promise<KeyedServerProcess> {
+export async function startKeyedServer(
+  options: StartOptions & { command?: readonly [string, ...string[]]; serverOptions?: readonly string[] } = {},
+): Promise<KeyedServerProcess> {
   const [command, ...commandArgs] = options.command ?? REFERENCE_SERVER;
   const dataDir = mkdtempSync(join(tmpdir(), 'decision-server-'));
   const key = `${apiKeyPrefix}load_${randomBytes(12).toString('hex')}`;

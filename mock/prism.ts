@@ -95,7 +95,19 @@ class PrismStartError extends Error {
 async function startOnPort(options: PrismMockOptions, host: string, port: number): Promise<PrismMock> {
   const quiet = options.quiet ?? true;
   const document = options.document ?? specPath;
-  const args = ['--eval', EXIT_WITH_PARENT, prismCliPath(), 'mock', document, '--host', host, '--port', String(port), '--verboseLevel', quiet ? 'error' : 'info'];
+  const args = [
+    '--eval',
+    EXIT_WITH_PARENT,
+    prismCliPath(),
+    'mock',
+    document,
+    '--host',
+    host,
+    '--port',
+    String(port),
+    '--verboseLevel',
+    quiet ? 'error' : 'info',
+  ];
   if (options.errors) args.push('--errors');
   if (options.dynamic) args.push('--dynamic');
 

@@ -27,8 +27,9 @@ function parsePort(text: string, source: string): number {
 
 /** A curl line for the first keyed GET without path parameters in the spec. */
 function exampleCurl(baseUrl: string): string {
-  const op = operations.find((candidate) => candidate.method === 'get' && candidate.requiresKey && !candidate.path.includes('{'))
-    ?? operations.find((candidate) => candidate.method === 'get');
+  const op =
+    operations.find((candidate) => candidate.method === 'get' && candidate.requiresKey && !candidate.path.includes('{')) ??
+    operations.find((candidate) => candidate.method === 'get');
   if (!op) return `curl -s ${baseUrl}/`;
   return `curl -s ${baseUrl}${op.path}${op.requiresKey ? ` -H 'Authorization: ${exampleAuthorization()}'` : ''}`;
 }
@@ -49,11 +50,8 @@ async function main(): Promise<number> {
     console.log(usage);
     return 0;
   }
-  const port = values.port !== undefined
-    ? parsePort(values.port, '--port')
-    : process.env.MOCK_PORT
-      ? parsePort(process.env.MOCK_PORT, 'MOCK_PORT')
-      : DEFAULT_PORT;
+  const port =
+    values.port !== undefined ? parsePort(values.port, '--port') : process.env.MOCK_PORT ? parsePort(process.env.MOCK_PORT, 'MOCK_PORT') : DEFAULT_PORT;
 
   // Prism runs in its own process group, so a terminal's Ctrl-C reaches it only through us.
   // Handlers go in before the start, so a signal during it still stops Prism once it is up.

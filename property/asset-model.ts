@@ -40,7 +40,12 @@ export const MAX_GROUPS = 12;
 
 /** A sequence that failed: the command's failure, the commands that ran up to it, its request and those sent together with it. */
 class SequenceFailure extends Error {
-  constructor(readonly failure: unknown, readonly ran: string[], readonly lastCall: SentCall | undefined, readonly sentTogether: SentCall[] | undefined) {
+  constructor(
+    readonly failure: unknown,
+    readonly ran: string[],
+    readonly lastCall: SentCall | undefined,
+    readonly sentTogether: SentCall[] | undefined,
+  ) {
     super(failure instanceof Error ? failure.message : String(failure));
     this.name = 'SequenceFailure';
   }
@@ -51,7 +56,9 @@ function expiryPlan(t: CheckContext, numRuns: number): { waitingSequences: numbe
   if (!t.expiring) return { reason: 'the target has no short-lived project (--expiry-api-key, --expiry-ttl-seconds)' };
   const waitMs = t.expiring.ttlMs + CLOCK_TOLERANCE_MS;
   if (waitMs > MAX_EXPIRY_WAIT_MS) {
-    return { reason: `the short-lived project's assets live ${t.expiring.ttlMs / 1000} s, over the ${(MAX_EXPIRY_WAIT_MS - CLOCK_TOLERANCE_MS) / 1000} s one wait may take` };
+    return {
+      reason: `the short-lived project's assets live ${t.expiring.ttlMs / 1000} s, over the ${(MAX_EXPIRY_WAIT_MS - CLOCK_TOLERANCE_MS) / 1000} s one wait may take`,
+    };
   }
   const budgetMs = Math.min((EXPIRY_WAIT_BUDGET_MS * numRuns) / DEFAULT_SEQUENCES, TIME_LIMIT_MS / 2);
   return { waitingSequences: Math.max(1, Math.floor(budgetMs / waitMs)) };
@@ -71,7 +78,8 @@ function sequenceArbitrary(form: Form, set: CommandSet): fc.Arbitrary<Sequence> 
 async function assetLifecycle(t: CheckContext, form: Form): Promise<void> {
   const together = form === 'together';
   const references = t.target.capabilities.has('multimodal');
-  if (!references) t.note('ReferenceInDecide commands left out: the target does not claim the capability multimodal (--capabilities), so decisions cannot reference assets.');
+  if (!references)
+    t.note('ReferenceInDecide commands left out: the target does not claim the capability multimodal (--capabilities), so decisions cannot reference assets.');
   const numRuns = t.numRuns ?? (together ? DEFAULT_SEQUENCES_TOGETHER : DEFAULT_SEQUENCES);
   // Run together, an expiry wait would hold every request in flight: expiry stays with the check run one at a time.
   const plan = together ? { reason: 'expiry is checked by PROP-ASSET-LIFECYCLE, one request at a time' } : expiryPlan(t, numRuns);
@@ -115,9 +123,15 @@ async function assetLifecycle(t: CheckContext, form: Form): Promise<void> {
   const overlap = together ? overlapNote(exploration.inFlight.max) : '';
 
   if (!details.failed) {
-    const counts = Object.entries(exploration.commandsRun).map(([name, count]) => `${name} ${count}`).join(', ');
-    const sequences = together ? `sequences of up to ${MAX_GROUPS} groups of up to ${MAX_TOGETHER} commands run together` : `command sequences of up to ${MAX_COMMANDS} commands`;
-    t.note(`${details.numRuns} ${sequences} by projects ${projects.join(', ')} (seed ${t.seed})${stopped}: ${counts || 'no command ran'}; ${exploration.waits} expiry waits.${overlap}`);
+    const counts = Object.entries(exploration.commandsRun)
+      .map(([name, count]) => `${name} ${count}`)
+      .join(', ');
+    const sequences = together
+      ? `sequences of up to ${MAX_GROUPS} groups of up to ${MAX_TOGETHER} commands run together`
+      : `command sequences of up to ${MAX_COMMANDS} commands`;
+    t.note(
+      `${details.numRuns} ${sequences} by projects ${projects.join(', ')} (seed ${t.seed})${stopped}: ${counts || 'no command ran'}; ${exploration.waits} expiry waits.${overlap}`,
+    );
     const situations = Object.entries(exploration.situations).sort(([a], [b]) => a.localeCompare(b));
     t.note(`Situations met: ${situations.map(([situation, count]) => `${situation} ${count}`).join('; ') || 'none'}.`);
     return;
@@ -128,8 +142,12 @@ async function assetLifecycle(t: CheckContext, form: Form): Promise<void> {
   if (!(error.failure instanceof CheckFailure)) throw error.failure;
   const sequence = error.ran.join('; ');
   const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0][1]))?.[1];
-  t.note(`Shortest failing sequence (${error.ran.length} ${together ? 'group' : 'command'}${error.ran.length === 1 ? '' : 's'}, shrunk ${details.numShrinks} times${stopped}): ${sequence}`);
-  t.note(`Replay: fast-check seed ${details.seed}, path "${details.counterexamplePath}"${replayPath !== undefined ? `, fc.commands replayPath "${replayPath}"` : ''}.`);
+  t.note(
+    `Shortest failing sequence (${error.ran.length} ${together ? 'group' : 'command'}${error.ran.length === 1 ? '' : 's'}, shrunk ${details.numShrinks} times${stopped}): ${sequence}`,
+  );
+  t.note(
+    `Replay: fast-check seed ${details.seed}, path "${details.counterexamplePath}"${replayPath !== undefined ? `, fc.commands replayPath "${replayPath}"` : ''}.`,
+  );
   if (together) t.note(overlap.trim());
 
   const reproduction = await sendAgain(t, clients, error);

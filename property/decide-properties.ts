@@ -13,7 +13,16 @@ import { postDecideText } from '../harness/requests.ts';
 import { pooledIdsIn, releaseAssetPool, uploadAssetPool, type AssetPool } from './arbitraries/asset-pool.ts';
 import { decideRequestArbitrary, hasOnlyPlainIds, optionIdsOf, questionsOf, questionType, withPlainIds } from './arbitraries/decide-request.ts';
 import { showWire, toJsonText, WireObject } from './arbitraries/wire.ts';
-import { decideMutations, describeExpectation, mutatedText, mutationApplies, mutationDraw, showMutated, type DecideMutation, type MutatedBody } from './mutations.ts';
+import {
+  decideMutations,
+  describeExpectation,
+  mutatedText,
+  mutationApplies,
+  mutationDraw,
+  showMutated,
+  type DecideMutation,
+  type MutatedBody,
+} from './mutations.ts';
 import { checkProperty, DEFAULT_TIME_BUDGET_MS, failWithCounterexample, type PropertyFailed, type PropertySpec, type SentDecide } from './run-property.ts';
 
 /** Default case budgets (--num-runs overrides them): the whole property suite stays well under a minute against the reference server. */
@@ -66,7 +75,8 @@ function judgeRefused(reply: Reply, mutated: MutatedBody & { mutation: DecideMut
   const { mutation } = mutated;
   if (mutation.expected.status === 'refused-or-answered' && isSuccess(reply)) {
     if (!mutated.answeredAs) throw new Error(`Mutation ${mutation.name} gives no request to judge its answer by`);
-    return judgeAnswered(reply, mutated.answeredAs);
+    judgeAnswered(reply, mutated.answeredAs);
+    return;
   }
   const wanted = `${describeExpectation(mutation.expected)} for ${mutation.name} (${mutation.rule}; seed ${mutation.seedSections.join(', ')})`;
   if (reply.status < 400 || reply.status >= 500) throw new CheckFailure(wanted, describeReply(reply));
@@ -93,7 +103,8 @@ export function reorderOptions(body: WireObject, ranks: readonly number[]): Wire
 }
 
 /** Choice questions whose option order can change (two options or more). */
-const reorderableChoices = (body: WireObject) => questionsOf(body).filter(([, question]) => questionType(question) === 'choice' && optionIdsOf(question).length >= 2);
+const reorderableChoices = (body: WireObject) =>
+  questionsOf(body).filter(([, question]) => questionType(question) === 'choice' && optionIdsOf(question).length >= 2);
 
 /**
  * Uploads the asset pool, runs the property, and on failure keeps the assets the shrunk case
@@ -115,7 +126,16 @@ async function runDecideProperty<T>(t: CheckContext, build: (pool: AssetPool) =>
     const summary = summarise?.();
     if (summary) t.note(summary);
   } finally {
-    const keep = failure && spec ? pooledIdsIn(pool, spec.requestsOf(failure.value).map((sent) => sent.text).join('\n')) : new Set<string>();
+    const keep =
+      failure && spec
+        ? pooledIdsIn(
+            pool,
+            spec
+              .requestsOf(failure.value)
+              .map((sent) => sent.text)
+              .join('\n'),
+          )
+        : new Set<string>();
     await releaseAssetPool(t, pool, keep);
   }
   if (failure && spec) await failWithCounterexample(t, spec, failure);
@@ -152,7 +172,10 @@ function validCheck(options: PropertyCheckOptions): Omit<Check, 'area'> {
             judgeAnswered(reply, body);
           },
         }),
-        () => (refusedOnIds.size > 0 ? `${refusedOnIds.size} generated requests were refused only for their ids (answered once the ids were plain); id formats are open point id-format-and-count.` : undefined),
+        () =>
+          refusedOnIds.size > 0
+            ? `${refusedOnIds.size} generated requests were refused only for their ids (answered once the ids were plain); id formats are open point id-format-and-count.`
+            : undefined,
       );
     },
   };
@@ -201,7 +224,10 @@ function optionOrderCheck(options: PropertyCheckOptions): Omit<Check, 'area'> {
         t,
         (pool) => ({
           checkId: 'PROP-OPTION-ORDER',
-          arbitrary: fc.record({ body: decideRequestArbitrary({ capabilities: t.target.capabilities, pool }), ranks: fc.array(fc.nat({ max: 1000 }), { maxLength: 24 }) }),
+          arbitrary: fc.record({
+            body: decideRequestArbitrary({ capabilities: t.target.capabilities, pool }),
+            ranks: fc.array(fc.nat({ max: 1000 }), { maxLength: 24 }),
+          }),
           numRuns: PROPERTY_DEFAULTS.optionOrder,
           ...(options.replay?.['PROP-OPTION-ORDER'] ? { replayPath: options.replay['PROP-OPTION-ORDER'] } : {}),
           requestsOf: ({ body, ranks }: ReorderedCase) => [asSent(body), asSent(reorderOptions(body, ranks))],
@@ -212,14 +238,21 @@ function optionOrderCheck(options: PropertyCheckOptions): Omit<Check, 'area'> {
             const first = await send(t, asSent(body));
             const second = await send(t, asSent(reorderOptions(body, ranks)));
             if (!isSuccess(first) && !isSuccess(second)) return; // PROP-DECIDE-VALID judges refusals
-            if (isSuccess(first) !== isSuccess(second)) throw new CheckFailure('the same outcome whatever the order of the options', `${describeReply(first)}, then ${describeReply(second)} with the options reordered`);
+            if (isSuccess(first) !== isSuccess(second))
+              throw new CheckFailure(
+                'the same outcome whatever the order of the options',
+                `${describeReply(first)}, then ${describeReply(second)} with the options reordered`,
+              );
             judged += 1;
             for (const [id, question] of choices) {
               for (const optionId of optionIdsOf(question)) {
                 const p1 = first.json?.answers?.[id]?.probabilities?.[optionId];
                 const p2 = second.json?.answers?.[id]?.probabilities?.[optionId];
                 if (typeof p1 !== 'number' || typeof p2 !== 'number' || Math.abs(p1 - p2) > ORDER_TOLERANCE) {
-                  throw new CheckFailure(`/answers/${showId(id)}/probabilities/${showId(optionId)} the same in both orders (within ${ORDER_TOLERANCE})`, `${JSON.stringify(p1)}, then ${JSON.stringify(p2)} with the options reordered`);
+                  throw new CheckFailure(
+                    `/answers/${showId(id)}/probabilities/${showId(optionId)} the same in both orders (within ${ORDER_TOLERANCE})`,
+                    `${JSON.stringify(p1)}, then ${JSON.stringify(p2)} with the options reordered`,
+                  );
                 }
               }
             }
@@ -249,7 +282,8 @@ function determinismCheck(options: PropertyCheckOptions): Omit<Check, 'area'> {
           const first = await send(t, asSent(body));
           const second = await send(t, asSent(body));
           if (!isSuccess(first) && !isSuccess(second)) return; // PROP-DECIDE-VALID judges refusals
-          if (isSuccess(first) !== isSuccess(second)) throw new CheckFailure('the same outcome twice', `${describeReply(first)}, then ${describeReply(second)}`);
+          if (isSuccess(first) !== isSuccess(second))
+            throw new CheckFailure('the same outcome twice', `${describeReply(first)}, then ${describeReply(second)}`);
           const answers = [canonical(first.json?.answers), canonical(second.json?.answers)];
           if (answers[0] !== answers[1]) throw new CheckFailure('the same answers twice', `${answers[0]!.slice(0, 300)} then ${answers[1]!.slice(0, 300)}`);
         },
@@ -263,7 +297,14 @@ interface MutatedCase extends MutatedBody {
   mutation: DecideMutation;
 }
 
-function mutationSpec(t: CheckContext, mutation: DecideMutation, pool: AssetPool, numRuns: number, timeBudgetMs: number, replayPath?: string): PropertySpec<MutatedCase> {
+function mutationSpec(
+  t: CheckContext,
+  mutation: DecideMutation,
+  pool: AssetPool,
+  numRuns: number,
+  timeBudgetMs: number,
+  replayPath?: string,
+): PropertySpec<MutatedCase> {
   // Plain ids keep the base request clear of the id-format open point: only the mutation is wrong.
   const base = decideRequestArbitrary({ capabilities: t.target.capabilities, pool, plainIds: true });
   return {
@@ -273,7 +314,8 @@ function mutationSpec(t: CheckContext, mutation: DecideMutation, pool: AssetPool
     timeBudgetMs,
     ...(replayPath !== undefined ? { replayPath } : {}),
     requestsOf: (mutated) => [{ text: mutatedText(mutated), contentType: mutated.contentType }],
-    show: (mutated) => `Mutation ${mutated.mutation.name} (breaks: ${mutated.mutation.rule}; seed ${mutated.mutation.seedSections.join(', ')}):\n${showMutated(mutated)}`,
+    show: (mutated) =>
+      `Mutation ${mutated.mutation.name} (breaks: ${mutated.mutation.rule}; seed ${mutated.mutation.seedSections.join(', ')}):\n${showMutated(mutated)}`,
     async run(mutated) {
       judgeRefused(await send(t, { text: mutatedText(mutated), contentType: mutated.contentType }), mutated);
     },
@@ -285,15 +327,19 @@ function invalidCheck(options: PropertyCheckOptions): Omit<Check, 'area'> {
     id: 'PROP-DECIDE-INVALID',
     level: 'MUST',
     seedSections: ['2.1', '2.2', '2.3', '4', '4.1', '7', '8'],
-    title: "Valid requests with one seed rule broken (each mutation named with its rule) are refused with the stated status and code in the seed's error body; never a 2xx or 5xx",
+    title:
+      "Valid requests with one seed rule broken (each mutation named with its rule) are refused with the stated status and code in the seed's error body; never a 2xx or 5xx",
     async run(t) {
       const pool = await uploadAssetPool(t);
       // "<mutation>@<path>" replays one shrunk case; "<mutation>" alone runs that mutation only.
       const [replayMutation, replayPath] = (options.replay?.['PROP-DECIDE-INVALID'] ?? '').split('@');
       let first: { spec: PropertySpec<MutatedCase>; failure: PropertyFailed<MutatedCase> } | undefined;
       try {
-        const mutations = decideMutations.filter((mutation) => mutationApplies(mutation, t.target.capabilities, pool) && (!replayMutation || mutation.name === replayMutation));
-        if (mutations.length === 0) throw new Error(replayMutation ? `No mutation named ${replayMutation} applies to this target` : 'No mutation applies to this target');
+        const mutations = decideMutations.filter(
+          (mutation) => mutationApplies(mutation, t.target.capabilities, pool) && (!replayMutation || mutation.name === replayMutation),
+        );
+        if (mutations.length === 0)
+          throw new Error(replayMutation ? `No mutation named ${replayMutation} applies to this target` : 'No mutation applies to this target');
         const left = decideMutations.filter((mutation) => !mutations.includes(mutation)).map((mutation) => mutation.name);
         if (left.length > 0 && !replayMutation) t.note(`Mutations left out (capabilities or assets the target lacks): ${left.join(', ')}.`);
         const perMutation = t.numRuns !== undefined ? Math.max(1, Math.ceil(t.numRuns / mutations.length)) : PROPERTY_DEFAULTS.invalidPerMutation;
@@ -301,7 +347,14 @@ function invalidCheck(options: PropertyCheckOptions): Omit<Check, 'area'> {
         const failed: string[] = [];
         let cases = 0;
         for (const mutation of mutations) {
-          const spec = mutationSpec(t, mutation, pool, perMutation, Math.max(1000, deadline - performance.now()), replayMutation === mutation.name && replayPath ? replayPath : undefined);
+          const spec = mutationSpec(
+            t,
+            mutation,
+            pool,
+            perMutation,
+            Math.max(1000, deadline - performance.now()),
+            replayMutation === mutation.name && replayPath ? replayPath : undefined,
+          );
           // Only the first failing mutation is shrunk; later ones are only listed.
           const outcome = await checkProperty(t, spec, { numRuns: perMutation, endOnFailure: first !== undefined });
           cases += outcome.numRuns;
@@ -320,7 +373,13 @@ function invalidCheck(options: PropertyCheckOptions): Omit<Check, 'area'> {
         const keep = first ? pooledIdsIn(pool, mutatedText(first.failure.value)) : new Set<string>();
         await releaseAssetPool(t, pool, keep);
       }
-      if (first) await failWithCounterexample(t, first.spec, first.failure, ` (mutation ${first.failure.value.mutation.name}; replay value "${first.failure.value.mutation.name}@${first.failure.path}")`);
+      if (first)
+        await failWithCounterexample(
+          t,
+          first.spec,
+          first.failure,
+          ` (mutation ${first.failure.value.mutation.name}; replay value "${first.failure.value.mutation.name}@${first.failure.path}")`,
+        );
     },
   };
 }

@@ -68,7 +68,8 @@ const json = (body: WireValue): MutatedBody => ({ body, contentType: JSON_TYPE }
 /** The expectation in words, with statuses read from the spec, e.g. "status 400 with INVALID_REQUEST". */
 export function describeExpectation(expected: MutationExpectation): string {
   const openPoint = expected.bounds ? ` (within open point ${expected.bounds.join(', ')})` : '';
-  if (expected.status === 'refused-or-answered') return `a 4xx status with the seed's error body, or a 2xx answering the request as if sent as application/json; never a 5xx${openPoint}`;
+  if (expected.status === 'refused-or-answered')
+    return `a 4xx status with the seed's error body, or a 2xx answering the request as if sent as application/json; never a 5xx${openPoint}`;
   if (!expected.codes) return `a 4xx status with the seed's error body, never a 2xx or 5xx${openPoint}`;
   const parts = expected.codes.map((code) => {
     const stated = errorCode(code).statedStatus;
@@ -213,8 +214,12 @@ function overMediaLimit(type: MediaPartType): DecideMutation {
     needsAssets: [type],
     apply: (base, { pick }, pool) => {
       const ids = referenceableIds(pool, type);
-      const media = Array.from({ length: max + 1 }, (_, index) => wireObject({ type, id: `${type}-${index + 1}`, asset_id: ids[(pick + index) % ids.length]! }));
-      const others = partsOf(base).filter((part) => partType(part) !== type).slice(0, decideLimits.parts.max - media.length);
+      const media = Array.from({ length: max + 1 }, (_, index) =>
+        wireObject({ type, id: `${type}-${index + 1}`, asset_id: ids[(pick + index) % ids.length]! }),
+      );
+      const others = partsOf(base)
+        .filter((part) => partType(part) !== type)
+        .slice(0, decideLimits.parts.max - media.length);
       return json(base.with('context', [...others, ...media]));
     },
   };
@@ -226,7 +231,14 @@ function overBodyLimit(base: WireObject, pick: number): WireObject {
   const options = question.get('options') as WireObject;
   const [optionId, description] = options.entries[0]!;
   // ASCII padding: one byte per character, so the size comes out exact.
-  const grow = (padding: number) => body.with('questions', questionsObject(body).with(id, question.with('options', options.with(optionId, `${String(description)}${'refund '.repeat(Math.ceil(padding / 7)).slice(0, padding)}`))));
+  const grow = (padding: number) =>
+    body.with(
+      'questions',
+      questionsObject(body).with(
+        id,
+        question.with('options', options.with(optionId, `${String(description)}${'refund '.repeat(Math.ceil(padding / 7)).slice(0, padding)}`)),
+      ),
+    );
   const missing = decideLimits.bodyBytes + 1 - jsonBytes(grow(0));
   return grow(Math.max(0, missing));
 }
@@ -259,7 +271,8 @@ export const decideMutations: readonly DecideMutation[] = [
     expected: INVALID_REQUEST,
     requires: ['multimodal', 'assets'],
     needsAssets: ['image'],
-    apply: (base, { pick }, pool) => json(withPartField(base, mediaTypeWithAssets(pool, pick), pick, pool, (part) => part.with('url', 'https://example.org/receipt.png'))),
+    apply: (base, { pick }, pool) =>
+      json(withPartField(base, mediaTypeWithAssets(pool, pick), pick, pool, (part) => part.with('url', 'https://example.org/receipt.png'))),
   },
   {
     name: 'inline-bytes-field',
@@ -268,7 +281,12 @@ export const decideMutations: readonly DecideMutation[] = [
     expected: INVALID_REQUEST,
     requires: ['multimodal', 'assets'],
     needsAssets: ['image'],
-    apply: (base, { pick }, pool) => json(withPartField(base, mediaTypeWithAssets(pool, pick), pick, pool, (part) => part.with('data', 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=='))),
+    apply: (base, { pick }, pool) =>
+      json(
+        withPartField(base, mediaTypeWithAssets(pool, pick), pick, pool, (part) =>
+          part.with('data', 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=='),
+        ),
+      ),
   },
   {
     name: 'too-many-questions',
@@ -277,7 +295,14 @@ export const decideMutations: readonly DecideMutation[] = [
     expected: INVALID_REQUEST,
     apply: (base) => {
       const entries = [...questionsOf(base)];
-      while (entries.length < questionLimits.max + 1) entries.push([freshKey(entries.map(([id]) => id), 'extra_'), PLAIN_QUESTIONS.choice!()]);
+      while (entries.length < questionLimits.max + 1)
+        entries.push([
+          freshKey(
+            entries.map(([id]) => id),
+            'extra_',
+          ),
+          PLAIN_QUESTIONS.choice!(),
+        ]);
       return json(base.with('questions', new WireObject(entries)));
     },
   },
@@ -370,7 +395,16 @@ export const decideMutations: readonly DecideMutation[] = [
     apply: (base, { pick }, pool) => {
       // A real asset where there is one, so that nothing but the part type is wrong.
       const ids = referenceableIds(pool, 'image');
-      return json(base.with('context', withPartAt(partsOf(base), pick, wireObject({ type: videoType, id: 'clip', asset_id: ids[pick % Math.max(1, ids.length)] ?? 'asset_conformance0000' }))));
+      return json(
+        base.with(
+          'context',
+          withPartAt(
+            partsOf(base),
+            pick,
+            wireObject({ type: videoType, id: 'clip', asset_id: ids[pick % Math.max(1, ids.length)] ?? 'asset_conformance0000' }),
+          ),
+        ),
+      );
     },
   },
   {
@@ -628,11 +662,17 @@ export function mutatedText(mutated: MutatedBody): string {
 /** A mutated body for a person: pretty JSON (unicode escaped), or the raw text as a string literal. */
 export function showMutated(mutated: MutatedBody): string {
   const { body } = mutated;
-  const shown = typeof body === 'object' && body !== null && !Array.isArray(body) && !(body instanceof WireObject) ? `raw text ${escapedString(body.raw.length > 400 ? `${body.raw.slice(0, 400)}…` : body.raw)}` : showWire(body as WireValue);
+  const shown =
+    typeof body === 'object' && body !== null && !Array.isArray(body) && !(body instanceof WireObject)
+      ? `raw text ${escapedString(body.raw.length > 400 ? `${body.raw.slice(0, 400)}…` : body.raw)}`
+      : showWire(body as WireValue);
   return `${mutated.contentType === JSON_TYPE ? '' : `Content-Type: ${mutated.contentType}\n`}${shown}`;
 }
 
 /** Whether a mutation can run against a target with these capabilities and this pool. */
 export function mutationApplies(mutation: DecideMutation, capabilities: ReadonlySet<Capability>, pool: AssetPool): boolean {
-  return (mutation.requires ?? []).every((capability) => capabilities.has(capability)) && (mutation.needsAssets ?? []).every((type) => referenceableIds(pool, type).length > 0);
+  return (
+    (mutation.requires ?? []).every((capability) => capabilities.has(capability)) &&
+    (mutation.needsAssets ?? []).every((type) => referenceableIds(pool, type).length > 0)
+  );
 }

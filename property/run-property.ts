@@ -59,13 +59,18 @@ export const DEFAULT_TIME_BUDGET_MS = 45_000;
 
 function breachOf(error: unknown): { expected: string; observed: string } {
   if (error instanceof CheckFailure) return { expected: error.expected, observed: error.observed };
-  if (error instanceof TransportError) return { expected: 'a complete response within the request timeout', observed: `no usable response (${error.kind}): ${error.message}` };
+  if (error instanceof TransportError)
+    return { expected: 'a complete response within the request timeout', observed: `no usable response (${error.kind}): ${error.message}` };
   // The property's own code failed: that is a fault of the kit, not of the server.
   throw error instanceof Error ? error : new Error(String(error));
 }
 
 /** Runs the property with the run's seed and case budget (options.numRuns, else t.numRuns, else the property's default). */
-export async function checkProperty<T>(t: CheckContext, spec: PropertySpec<T>, options: { numRuns?: number; endOnFailure?: boolean } = {}): Promise<PropertyOutcome<T>> {
+export async function checkProperty<T>(
+  t: CheckContext,
+  spec: PropertySpec<T>,
+  options: { numRuns?: number; endOnFailure?: boolean } = {},
+): Promise<PropertyOutcome<T>> {
   const numRuns = options.numRuns ?? t.numRuns ?? spec.numRuns;
   // After a request that got no response, shrinking would wait a full timeout per candidate:
   // later candidates pass unsent, so the case that hung is reported as it was.
@@ -89,7 +94,10 @@ export async function checkProperty<T>(t: CheckContext, spec: PropertySpec<T>, o
   });
   if (!details.failed) return { passed: true, numRuns: details.numRuns, interrupted: details.interrupted };
   if (details.counterexample === null) {
-    throw new CheckFailure(`${numRuns} generated cases`, details.interrupted ? 'the run was interrupted before any case ran' : 'too many generated cases were skipped');
+    throw new CheckFailure(
+      `${numRuns} generated cases`,
+      details.interrupted ? 'the run was interrupted before any case ran' : 'too many generated cases were skipped',
+    );
   }
   const [value] = details.counterexample;
   return {
@@ -106,7 +114,9 @@ export async function checkProperty<T>(t: CheckContext, spec: PropertySpec<T>, o
 
 /** curl lines that send the case's requests again (the key as $DECISION_API_KEY, never in clear). */
 export function curlsFor(t: CheckContext, requests: readonly SentDecide[]): string[] {
-  return requests.map((sent) => curlFor('POST', `${t.target.baseUrl}/v1/decide`, { authorization: 'Bearer $DECISION_API_KEY', 'content-type': sent.contentType }, sent.text));
+  return requests.map((sent) =>
+    curlFor('POST', `${t.target.baseUrl}/v1/decide`, { authorization: 'Bearer $DECISION_API_KEY', 'content-type': sent.contentType }, sent.text),
+  );
 }
 
 /**
@@ -120,7 +130,10 @@ export async function failWithCounterexample<T>(t: CheckContext, spec: PropertyS
       await spec.run(failure.value);
       again = 'Sent once more, the shrunk case passed: the failure is intermittent.';
     } catch (error) {
-      again = error instanceof CheckFailure || error instanceof TransportError ? 'Sent once more, the shrunk case failed again (the last exchange).' : `Sending the shrunk case once more failed in the kit: ${(error as Error).message}`;
+      again =
+        error instanceof CheckFailure || error instanceof TransportError
+          ? 'Sent once more, the shrunk case failed again (the last exchange).'
+          : `Sending the shrunk case once more failed in the kit: ${(error as Error).message}`;
     }
   }
   const curls = curlsFor(t, spec.requestsOf(failure.value));

@@ -39,14 +39,20 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void
 
   console.log(`Decision Service reference server listening on ${baseUrl}`);
   console.log(`Data directory: ${config.dataDir}`);
-  console.log(`Open-point profile: ${config.profile}${Object.entries(config.choices).map(([id, choice]) => `, ${id}=${choice}`).join('')}`);
+  console.log(
+    `Open-point profile: ${config.profile}${Object.entries(config.choices)
+      .map(([id, choice]) => `, ${id}=${choice}`)
+      .join('')}`,
+  );
   if (config.projects === DEV_PROJECTS) {
     for (const project of DEV_PROJECTS) {
       const lifetime = project.assetTtlMs ? ` (its assets expire ${DEV_EXPIRY_TTL_SECONDS} s after upload)` : '';
       console.log(`Development key of ${project.projectId}${lifetime}: ${project.keys[0]}`);
     }
     const [keyA, keyB, expiryKey] = DEV_PROJECTS.map((project) => project.keys[0]);
-    console.log(`Conformance run against it: npx decision-conformance run --base-url ${baseUrl} --api-key ${keyA} --api-key-b ${keyB} --expiry-api-key ${expiryKey} --expiry-ttl-seconds ${DEV_EXPIRY_TTL_SECONDS}`);
+    console.log(
+      `Conformance run against it: npx decision-conformance run --base-url ${baseUrl} --api-key ${keyA} --api-key-b ${keyB} --expiry-api-key ${expiryKey} --expiry-ttl-seconds ${DEV_EXPIRY_TTL_SECONDS}`,
+    );
     console.log(`Try: curl -s ${baseUrl}/v1/decide -H "Authorization: Bearer ${DEV_PROJECTS[0]!.keys[0]}" -H "Content-Type: application/json" \\
     -d '{"context":"I was charged twice and want a refund.","questions":{"topic":{"type":"choice","options":{"billing":"Payments and refunds","shipping":"Delivery"}}}}'`);
   }

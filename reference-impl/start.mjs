@@ -34,7 +34,16 @@ const specYaml = join(root, 'spec', 'openapi.yaml');
 const specValidators = join(root, 'spec', 'validators.ts');
 const cacheDir = join(root, 'node_modules', '.cache', 'decision-reference');
 /** Dependencies left to Node: native bindings, and packages loaded lazily on first upload. */
-const EXTERNAL_PACKAGES = ['onnxruntime-node', 'pdfjs-dist', 'file-type', 'music-metadata', 'fflate', 'tesseract.js', '@tesseract.js-data/eng', '@napi-rs/canvas'];
+const EXTERNAL_PACKAGES = [
+  'onnxruntime-node',
+  'pdfjs-dist',
+  'file-type',
+  'music-metadata',
+  'fflate',
+  'tesseract.js',
+  '@tesseract.js-data/eng',
+  '@napi-rs/canvas',
+];
 /** Folders whose files can end up in the bundle; tests never do. */
 const SOURCE_FOLDERS = ['reference-impl', 'spec'];
 
@@ -57,7 +66,10 @@ function sourcesHash() {
   hash.update(`esbuild ${require('esbuild/package.json').version}\n`);
   hash.update(readFileSync(join(root, 'package-lock.json')));
   for (const file of SOURCE_FOLDERS.flatMap((folder) => sourceFiles(join(root, folder))).sort()) {
-    hash.update(`${relative(root, file)}\n`).update(readFileSync(file)).update('\n');
+    hash
+      .update(`${relative(root, file)}\n`)
+      .update(readFileSync(file))
+      .update('\n');
   }
   return hash.digest('hex').slice(0, 16);
 }
@@ -112,7 +124,9 @@ function precompiledValidators(standaloneCode) {
   return {
     name: 'precompiled-validators',
     setup(build) {
-      build.onResolve({ filter: /precompiled-validators\.ts$/ }, (args) => (args.importer === specValidators ? { path: 'reference', namespace: 'precompiled-validators' } : undefined));
+      build.onResolve({ filter: /precompiled-validators\.ts$/ }, (args) =>
+        args.importer === specValidators ? { path: 'reference', namespace: 'precompiled-validators' } : undefined,
+      );
       build.onResolve({ filter: /^standalone-validators$/ }, () => ({ path: 'standalone', namespace: 'precompiled-validators' }));
       build.onLoad({ filter: /^reference$/, namespace: 'precompiled-validators' }, () => ({
         loader: 'js',
@@ -186,7 +200,10 @@ async function bundle(/** @type {string} */ outfile) {
   // A rename is atomic: two servers starting at once never import a half-written bundle.
   renameSync(partial, outfile);
   removeStaleBundles(outfile);
-  writeFileSync(join(cacheDir, 'README'), 'Bundles of reference-impl/main.ts made by reference-impl/start.mjs, keyed by the hash of the sources, and their V8 code caches; safe to delete.\n');
+  writeFileSync(
+    join(cacheDir, 'README'),
+    'Bundles of reference-impl/main.ts made by reference-impl/start.mjs, keyed by the hash of the sources, and their V8 code caches; safe to delete.\n',
+  );
 }
 
 /**

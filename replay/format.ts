@@ -18,7 +18,21 @@ export function formatReplay(report: ReplayReport, format: 'text' | 'json'): str
         verdict: verdictLine(report),
         counts: report.counts,
         skip_reasons: report.skipReasons,
-        changed: report.verdicts.flatMap((v) => (v.kind === 'changed' ? [{ index: v.exchange.index, check: v.exchange.checkId, method: v.exchange.request.method, path: where(v.exchange.request.url), old_status: v.exchange.response?.status, new_status: v.status ?? null, changes: v.changes }] : [])),
+        changed: report.verdicts.flatMap((v) =>
+          v.kind === 'changed'
+            ? [
+                {
+                  index: v.exchange.index,
+                  check: v.exchange.checkId,
+                  method: v.exchange.request.method,
+                  path: where(v.exchange.request.url),
+                  old_status: v.exchange.response?.status,
+                  new_status: v.status ?? null,
+                  changes: v.changes,
+                },
+              ]
+            : [],
+        ),
       },
       null,
       2,

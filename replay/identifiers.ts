@@ -24,7 +24,7 @@ export class IdentifierMap {
     add(headers['x-request-id']);
     const walk = (node: Json) => {
       if (Array.isArray(node)) node.forEach(walk);
-      else if (isObject(node)) for (const [key, value] of Object.entries(node)) (key === 'id' || key === 'request_id' ? add(value) : walk(value));
+      else if (isObject(node)) for (const [key, value] of Object.entries(node)) key === 'id' || key === 'request_id' ? add(value) : walk(value);
     };
     try {
       walk(JSON.parse(body) as Json);

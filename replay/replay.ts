@@ -65,7 +65,7 @@ export async function replay(exchanges: readonly RecordedExchange[], target: Rep
       continue;
     }
     const authorization = exchange.request.headers.authorization ?? exchange.request.headers.Authorization;
-    const masked = authorization !== undefined && authorization.startsWith('Bearer ') && isMask(authorization.slice('Bearer '.length));
+    const masked = authorization?.startsWith('Bearer ') === true && isMask(authorization.slice('Bearer '.length));
     const headers = Object.fromEntries(Object.entries(exchange.request.headers).filter(([name]) => !NOT_RESENT.has(name.toLowerCase())));
     if (authorization !== undefined && !masked) headers.authorization = authorization;
     const send = (key: string | null): Promise<Reply> => {
@@ -104,5 +104,9 @@ export async function replay(exchanges: readonly RecordedExchange[], target: Rep
   const count = (kind: ReplayVerdict['kind']) => verdicts.filter((v) => v.kind === kind).length;
   const skipReasons: Record<string, number> = {};
   for (const verdict of verdicts) if (verdict.kind === 'skipped') skipReasons[verdict.reason] = (skipReasons[verdict.reason] ?? 0) + 1;
-  return { verdicts, counts: { replayed: count('same') + count('changed'), same: count('same'), changed: count('changed'), skipped: count('skipped') }, skipReasons };
+  return {
+    verdicts,
+    counts: { replayed: count('same') + count('changed'), same: count('same'), changed: count('changed'), skipped: count('skipped') },
+    skipReasons,
+  };
 }

@@ -31,7 +31,9 @@ export function htmlPage(report: RunReport, parts: PageParts): string {
   const scriptHash = createHash('sha256').update(REPORT_SCRIPT).digest('base64');
   // Built from constants only (no run data), so it goes into the attribute as is.
   const policy = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; img-src data:; base-uri 'none'; form-action 'none'`;
-  const facts = parts.facts.map(({ label, value, sub }) => `<div><dt>${html(label)}</dt><dd>${value}${sub !== undefined ? `<div class="sub">${sub}</div>` : ''}</dd></div>`);
+  const facts = parts.facts.map(
+    ({ label, value, sub }) => `<div><dt>${html(label)}</dt><dd>${value}${sub !== undefined ? `<div class="sub">${sub}</div>` : ''}</dd></div>`,
+  );
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -67,10 +69,17 @@ ${parts.main}
 
 /** The spec the run was judged by: its version, and the start of its hash to tell two apart. */
 export function specFact(report: RunBasics): BannerFact {
-  return { label: 'Spec', value: `version ${html(report.spec.version)}`, sub: `sha256 <code title="${html(report.spec.sha256)}">${html(shortSha(report.spec.sha256))}</code>` };
+  return {
+    label: 'Spec',
+    value: `version ${html(report.spec.version)}`,
+    sub: `sha256 <code title="${html(report.spec.sha256)}">${html(shortSha(report.spec.sha256))}</code>`,
+  };
 }
 
 /** When a run started, for people: "2026-11-23 10:00:00 UTC". */
 export function startedText(startedAt: string): string {
-  return startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
+  return startedAt
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC')
+    .replace(/Z$/, ' UTC');
 }

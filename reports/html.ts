@@ -9,7 +9,16 @@ import { htmlPage, specFact, startedText } from './html-page.ts';
 import { latencyChart } from './latency-chart.ts';
 import { hasMeaningfulP99, P99_MIN_RESPONSES } from './latency.ts';
 import { coldStartRunHtml, loadRunHtml } from './load-html.ts';
-import { checksByArea, summarize, verdictOf, type CheckReport, type ConformanceRunReport, type EvidenceReport, type RunReport, type RunSummary } from './run-report.ts';
+import {
+  checksByArea,
+  summarize,
+  verdictOf,
+  type CheckReport,
+  type ConformanceRunReport,
+  type EvidenceReport,
+  type RunReport,
+  type RunSummary,
+} from './run-report.ts';
 
 const STATUS_LABEL: Record<CheckReport['status'], string> = { pass: 'pass', fail: 'fail', skip: 'skipped', observed: 'observed' };
 
@@ -26,7 +35,10 @@ export function renderHtml(report: RunReport): string {
 
 function conformanceHtml(report: ConformanceRunReport): string {
   const verdict = verdictOf(report.summary);
-  const failures = [...report.checks.filter((c) => c.status === 'fail' && c.level === 'MUST'), ...report.checks.filter((c) => c.status === 'fail' && c.level !== 'MUST')];
+  const failures = [
+    ...report.checks.filter((c) => c.status === 'fail' && c.level === 'MUST'),
+    ...report.checks.filter((c) => c.status === 'fail' && c.level !== 'MUST'),
+  ];
   const observations = report.checks.filter((check) => check.level === 'OBSERVE');
   const skipped = report.checks.filter((check) => check.status === 'skip');
   const { target, warmup } = report;
@@ -37,14 +49,20 @@ function conformanceHtml(report: ConformanceRunReport): string {
     headline: verdictHeadline(verdict, report.summary),
     facts: [
       { label: 'Target', value: `<code>${html(target.base_url)}</code>`, sub: target.embedded ? "the kit's embedded reference server" : 'an external server' },
-      { label: 'Capabilities claimed', value: html(target.capabilities.join(', ') || 'none'), sub: target.second_key ? 'second project key given' : 'no second project key: isolation checks skipped' },
+      {
+        label: 'Capabilities claimed',
+        value: html(target.capabilities.join(', ') || 'none'),
+        sub: target.second_key ? 'second project key given' : 'no second project key: isolation checks skipped',
+      },
       specFact(report),
       { label: 'Kit', value: `${html(report.kit.name)} ${html(report.kit.version)}`, sub: `suites: ${html(report.suites.join(', ') || 'none')}` },
       { label: 'Started', value: html(startedText(report.started_at)), sub: `seed ${html(report.seed)}` },
       { label: 'Duration', value: html(formatDuration(report.duration_ms)), sub: `${html(plural(report.summary.total, 'check'))}` },
       {
         label: 'Warm-up',
-        value: warmup.ok ? `ok in ${html(formatDuration(warmup.duration_ms))}` : `<strong class="bad-text">failed</strong> after ${html(formatDuration(warmup.duration_ms))}`,
+        value: warmup.ok
+          ? `ok in ${html(formatDuration(warmup.duration_ms))}`
+          : `<strong class="bad-text">failed</strong> after ${html(formatDuration(warmup.duration_ms))}`,
         ...(warmup.message !== undefined ? { sub: html(warmup.message) } : {}),
       },
     ],
@@ -169,7 +187,9 @@ ${exchanges.length === 0 ? '<p class="omitted">This check made no request.</p>' 
 /** One exchange; only the last (the one a check usually fails on) starts open. */
 function exchangeBlock(exchange: EvidenceReport, open: boolean): string {
   const { request, response } = exchange;
-  const status = response ? `<span class="status ${response.status < 400 ? 'ok' : 'bad'}">${response.status}</span>` : '<span class="status bad">no response</span>';
+  const status = response
+    ? `<span class="status ${response.status < 400 ? 'ok' : 'bad'}">${response.status}</span>`
+    : '<span class="status bad">no response</span>';
   const requestText = httpMessageText(`${request.method} ${request.url}`, request.headers, request.body ?? '');
   const responseText = response ? httpMessageText(String(response.status), response.headers, response.body) : undefined;
   return `<details class="exchange"${open ? ' open' : ''}>
@@ -196,15 +216,22 @@ function openPointsSection(report: ConformanceRunReport, observations: CheckRepo
     const point = check.open_point !== undefined ? openPoints.get(check.open_point) : undefined;
     const reference = check.observation?.reference ?? point?.reference_choice;
     const observed =
-      check.status === 'skip' ? `<span class="muted">Not observed: ${html(check.message ?? 'skipped')}</span>`
-      : html(check.observation?.summary ?? check.message ?? 'nothing observed');
+      check.status === 'skip'
+        ? `<span class="muted">Not observed: ${html(check.message ?? 'skipped')}</span>`
+        : html(check.observation?.summary ?? check.message ?? 'nothing observed');
     const matches = check.observation?.matches_reference;
-    const verdict = matches === true ? '<span class="pill yes">matches</span>' : matches === false ? '<span class="pill no">differs</span>' : '<span class="pill unknown">not judged</span>';
+    const verdict =
+      matches === true
+        ? '<span class="pill yes">matches</span>'
+        : matches === false
+          ? '<span class="pill no">differs</span>'
+          : '<span class="pill unknown">not judged</span>';
     return `<tr><td class="text"><code>${html(check.id)}</code><div class="muted">${html(check.title)}</div></td><td class="text">${check.open_point !== undefined ? `<code>${html(check.open_point)}</code>` : '<span class="muted">none named</span>'}${point ? `<div class="muted">§ ${html(point.seed_section)}: ${html(point.open)}</div>` : ''}</td><td class="text">${observed}</td><td class="text">${reference !== undefined ? html(reference) : '<span class="muted">none recorded</span>'}</td><td class="nowrap">${verdict}</td></tr>`;
   });
   const body =
-    rows.length === 0 ? '<p class="empty">No OBSERVE check ran.</p>'
-    : `<table>
+    rows.length === 0
+      ? '<p class="empty">No OBSERVE check ran.</p>'
+      : `<table>
 <thead><tr><th style="width:22%">Check</th><th style="width:24%">Open point</th><th style="width:22%">What this server does</th><th style="width:22%">Reference server's choice</th><th>Same?</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
@@ -219,8 +246,9 @@ ${body}
 
 function skippedSection(skipped: CheckReport[]): string {
   const body =
-    skipped.length === 0 ? '<p class="empty">No check was skipped.</p>'
-    : `<table>
+    skipped.length === 0
+      ? '<p class="empty">No check was skipped.</p>'
+      : `<table>
 <thead><tr><th>Check</th><th>Level</th><th>Title</th><th>Reason</th></tr></thead>
 <tbody>
 ${skipped.map((check) => `<tr><td class="nowrap"><code>${html(check.id)}</code></td><td><span class="level ${html(check.level)}">${html(check.level)}</span></td><td class="text">${html(check.title)}</td><td class="text">${html(check.message ?? 'no reason given')}</td></tr>`).join('\n')}
@@ -236,8 +264,9 @@ ${body}
 function latencySection(report: ConformanceRunReport): string {
   const operations = Object.entries(report.latency);
   const body =
-    operations.length === 0 ? '<p class="empty">No response was timed in this run.</p>'
-    : `${latencyChart(report.latency)}
+    operations.length === 0
+      ? '<p class="empty">No response was timed in this run.</p>'
+      : `${latencyChart(report.latency)}
 <table>
 <thead><tr><th>Operation</th><th class="num">Responses</th><th class="num">p50</th><th class="num">p90</th><th class="num">p99</th><th class="num">max</th></tr></thead>
 <tbody>

@@ -11,7 +11,11 @@ export function renderJunit(report: RunReport): string {
     case 'conformance':
       return conformanceJunit(report);
     case 'load':
-      return junitDocument(report, `${report.kit.name} ${report.kit.version} load ${report.load.scenario} against ${report.target.base_url}`, loadJunit(report.load));
+      return junitDocument(
+        report,
+        `${report.kit.name} ${report.kit.version} load ${report.load.scenario} against ${report.target.base_url}`,
+        loadJunit(report.load),
+      );
     case 'cold-start':
       return junitDocument(report, `${report.kit.name} ${report.kit.version} cold start of ${report.server.command}`, coldStartJunit(report.cold_start));
   }
@@ -39,7 +43,15 @@ function conformanceJunit(report: ConformanceRunReport): string {
 function junitDocument(report: RunReport, name: string, suite: JunitSuite): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    element('testsuites', { name, tests: suite.tests, failures: suite.failures, errors: 0, skipped: 0, time: seconds(report.duration_ms), timestamp: report.started_at }),
+    element('testsuites', {
+      name,
+      tests: suite.tests,
+      failures: suite.failures,
+      errors: 0,
+      skipped: 0,
+      time: seconds(report.duration_ms),
+      timestamp: report.started_at,
+    }),
     ...suite.lines,
     '</testsuites>',
     '',
@@ -90,7 +102,8 @@ function testcase(check: CheckReport): string[] {
     '      </properties>',
     ...outcome(check),
   ];
-  const notes = check.notes.length > 0 && check.status !== 'fail' && check.status !== 'observed' ? [`      <system-out>${xmlText(notesText(check))}</system-out>`] : [];
+  const notes =
+    check.notes.length > 0 && check.status !== 'fail' && check.status !== 'observed' ? [`      <system-out>${xmlText(notesText(check))}</system-out>`] : [];
   return [
     `    ${element('testcase', { classname: check.area, name: `${check.id} ${check.title}`, time: seconds(check.duration_ms) })}`,
     ...body,
@@ -141,7 +154,9 @@ function notesText(check: CheckReport): string {
 }
 
 function element(name: string, attributes: Record<string, string | number>, selfClosing = false): string {
-  const rendered = Object.entries(attributes).map(([key, value]) => ` ${key}="${xmlAttr(String(value))}"`).join('');
+  const rendered = Object.entries(attributes)
+    .map(([key, value]) => ` ${key}="${xmlAttr(String(value))}"`)
+    .join('');
   return `<${name}${rendered}${selfClosing ? '/>' : '>'}`;
 }
 

@@ -27,7 +27,9 @@ export function loadChecksOverRuns(load: LoadSection): LoadCheckOverRuns[] {
 
 /** Failed checks over every run of the section, the first example kept, most failures first. */
 export function failedLoadChecks(load: LoadSection): LoadCheckOverRuns[] {
-  return loadChecksOverRuns(load).filter((entry) => entry.fails > 0).sort((a, b) => b.fails - a.fails);
+  return loadChecksOverRuns(load)
+    .filter((entry) => entry.fails > 0)
+    .sort((a, b) => b.fails - a.fails);
 }
 
 /** "every response validated", or the stated sample; undefined for runs written before validation existed. */
@@ -44,7 +46,8 @@ export function validationLine(load: LoadSection): string | undefined {
 /** Refusals of open-point shapes over every run, e.g. "feedback-shape: 12 requests refused". */
 export function refusalLine(load: LoadSection): string | undefined {
   const totals = new Map<string, number>();
-  for (const run of load.runs) for (const [openPoint, count] of Object.entries(run.open_point_refusals ?? {})) totals.set(openPoint, (totals.get(openPoint) ?? 0) + count);
+  for (const run of load.runs)
+    for (const [openPoint, count] of Object.entries(run.open_point_refusals ?? {})) totals.set(openPoint, (totals.get(openPoint) ?? 0) + count);
   if (totals.size === 0) return undefined;
   return `Refused by the server on an open point (not errors, not failed checks): ${[...totals].map(([openPoint, count]) => `${openPoint} ${count} request${count === 1 ? '' : 's'}`).join(', ')}.`;
 }
@@ -85,7 +88,9 @@ export function loadChecksMarkdown(load: LoadSection): string[] {
   if (failed.length === 0) return lines;
   lines.push('', '**Failed checks by rule**', '');
   for (const check of failed) {
-    const example = check.example ? ` — e.g. ${markdownCode(check.example.request)} → ${check.example.status}: expected ${markdownInline(check.example.expected)}; observed ${markdownInline(check.example.observed)}` : '';
+    const example = check.example
+      ? ` — e.g. ${markdownCode(check.example.request)} → ${check.example.status}: expected ${markdownInline(check.example.expected)}; observed ${markdownInline(check.example.observed)}`
+      : '';
     lines.push(`- ${markdownCode(check.name)} failed ${check.fails} of ${check.judged}${check.rule ? ` (${markdownInline(check.rule)})` : ''}${example}`);
   }
   return lines;

@@ -26,11 +26,24 @@ export function loadRunHtml(report: LoadRunReport): string {
         value: html(`${plural(load.runs.length, 'run')}, ${missed === 0 ? 'every threshold held' : `${missed} missed thresholds`}`),
         sub: html(`${load.runs.reduce((sum, run) => sum + run.requests, 0)} requests in all`),
       },
-      ...(first ? [{ label: 'Generator', value: html(`${first.generator.name} ${first.generator.version}`), sub: html(first.percentile_method ? `${first.percentile_method} percentiles` : 'percentile method not recorded') }] : []),
+      ...(first
+        ? [
+            {
+              label: 'Generator',
+              value: html(`${first.generator.name} ${first.generator.version}`),
+              sub: html(first.percentile_method ? `${first.percentile_method} percentiles` : 'percentile method not recorded'),
+            },
+          ]
+        : []),
       { label: 'Capabilities claimed', value: html(target.capabilities.join(', ') || 'none'), sub: 'scenarios send nothing else' },
       ...sharedFacts(report),
     ],
-    sections: [['runs', 'Runs'], ['checks', 'Response checks'], ...(first ? [['latency', 'Latency'] as [string, string]] : []), ...(load.drift ? [['drift', 'Drift'] as [string, string]] : [])],
+    sections: [
+      ['runs', 'Runs'],
+      ['checks', 'Response checks'],
+      ...(first ? [['latency', 'Latency'] as [string, string]] : []),
+      ...(load.drift ? [['drift', 'Drift'] as [string, string]] : []),
+    ],
     main: loadSectionHtml(load),
   });
 }
@@ -42,7 +55,14 @@ export function coldStartRunHtml(report: ColdStartRunReport): string {
     verdict: cold.within_allowance ? 'pass' : 'fail',
     eyebrow: 'Decision Service cold-start report',
     headline: coldStartHeadline(cold),
-    facts: [{ label: 'Server', value: `<code>${html(report.server.command)}</code>`, sub: html(`spawned ${plural(cold.runs, 'time')}, each with a fresh data folder`) }, ...sharedFacts(report)],
+    facts: [
+      {
+        label: 'Server',
+        value: `<code>${html(report.server.command)}</code>`,
+        sub: html(`spawned ${plural(cold.runs, 'time')}, each with a fresh data folder`),
+      },
+      ...sharedFacts(report),
+    ],
     sections: [['cold-start', 'Cold start']],
     main: coldStartHtml(cold),
   });

@@ -40,7 +40,10 @@ export function loadSectionHtml(load: LoadSection): string {
   const first = load.runs[0];
   const perName = first
     ? Object.entries(first.latency)
-        .map(([name, stats]) => `<tr><td><code>${html(name)}</code></td><td class="num">${first.requests_by_name[name] ?? stats.count}</td><td class="num">${html(formatMs(stats.p50_ms))}</td><td class="num">${html(formatMs(stats.p95_ms))}</td><td class="num">${html(formatMs(stats.p99_ms))}</td><td class="num">${html(formatMs(stats.max_ms))}</td></tr>`)
+        .map(
+          ([name, stats]) =>
+            `<tr><td><code>${html(name)}</code></td><td class="num">${first.requests_by_name[name] ?? stats.count}</td><td class="num">${html(formatMs(stats.p50_ms))}</td><td class="num">${html(formatMs(stats.p95_ms))}</td><td class="num">${html(formatMs(stats.p99_ms))}</td><td class="num">${html(formatMs(stats.max_ms))}</td></tr>`,
+        )
         .join('\n')
     : '';
   return `<section id="runs">
@@ -57,7 +60,9 @@ ${rows.join('\n')}
 <h2>Response checks</h2>
 ${loadChecksHtml(load)}
 </section>
-${first ? `<section id="latency">
+${
+  first
+    ? `<section id="latency">
 <h2>Latency by request (run 1)</h2>
 <table>
 <thead><tr><th>Request</th><th class="num">Count</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th><th class="num">max</th></tr></thead>
@@ -68,7 +73,9 @@ ${perName}
 <h3>Latency over time (run 1)</h3>
 ${timelineChart(first.timeline)}
 ${idleLine(first) ? `<h3>After idling</h3><p>${html(idleLine(first)!)}</p>` : ''}
-</section>` : ''}
+</section>`
+    : ''
+}
 ${driftHtml(load)}`;
 }
 
@@ -85,9 +92,17 @@ export function idleLine(run: LoadRun): string | undefined {
 function driftHtml(load: LoadSection): string {
   const drift = load.drift;
   if (!drift) return '';
-  const memory = drift.rss_growth_bytes !== undefined ? `; server memory ${mebibytes(drift.rss_first_bytes!)} → ${mebibytes(drift.rss_last_bytes!)} (${drift.rss_growth_bytes >= 0 ? '+' : ''}${mebibytes(drift.rss_growth_bytes)})` : '; server memory not visible from the kit (external target)';
-  const p99 = drift.first_window_p99_ms !== undefined && drift.last_window_p99_ms !== undefined ? `; p99 ${formatMs(drift.first_window_p99_ms)} → ${formatMs(drift.last_window_p99_ms)} (windows of ${drift.first_window_count} and ${drift.last_window_count} requests; judged from 368 each)` : '';
-  const verdicts = (load.runs[0]?.thresholds ?? []).filter((threshold) => threshold.metric.startsWith('drift')).map((threshold) => `${threshold.metric} ${threshold.condition}: ${threshold.ok ? 'held' : 'MISSED'}`);
+  const memory =
+    drift.rss_growth_bytes !== undefined
+      ? `; server memory ${mebibytes(drift.rss_first_bytes!)} → ${mebibytes(drift.rss_last_bytes!)} (${drift.rss_growth_bytes >= 0 ? '+' : ''}${mebibytes(drift.rss_growth_bytes)})`
+      : '; server memory not visible from the kit (external target)';
+  const p99 =
+    drift.first_window_p99_ms !== undefined && drift.last_window_p99_ms !== undefined
+      ? `; p99 ${formatMs(drift.first_window_p99_ms)} → ${formatMs(drift.last_window_p99_ms)} (windows of ${drift.first_window_count} and ${drift.last_window_count} requests; judged from 368 each)`
+      : '';
+  const verdicts = (load.runs[0]?.thresholds ?? [])
+    .filter((threshold) => threshold.metric.startsWith('drift'))
+    .map((threshold) => `${threshold.metric} ${threshold.condition}: ${threshold.ok ? 'held' : 'MISSED'}`);
   return `<section id="drift"><h2>Drift</h2><p>p50 of the first window ${html(formatMs(drift.first_window_p50_ms))}, of the last ${html(formatMs(drift.last_window_p50_ms))} (× ${html(drift.p50_ratio)})${html(p99)}${html(memory)}.${verdicts.length > 0 ? ` Verdict (run 1): ${html(verdicts.join('; '))}.` : ''}</p></section>`;
 }
 
@@ -150,9 +165,18 @@ export function timelineChart(timeline: readonly LoadTimelineWindow[]): string {
     const share = log ? (Math.log10(Math.max(ms, bottom)) - Math.log10(bottom)) / (Math.log10(top) - Math.log10(bottom)) : ms / top;
     return CHART.top + plotH * (1 - share);
   };
-  const grid = ticks.map((tick) => `<line x1="${CHART.left}" y1="${y(tick).toFixed(1)}" x2="${CHART.width - CHART.right}" y2="${y(tick).toFixed(1)}" class="grid"/><text x="${CHART.left - 6}" y="${(y(tick) + 4).toFixed(1)}" text-anchor="end" class="tick">${html(formatMs(tick))}</text>`);
-  const paths = LINES.map((line) => `<polyline fill="none" stroke="${line.colour}" stroke-width="2" points="${timeline.map((window) => `${x(window.start_s).toFixed(1)},${y(window[line.key]).toFixed(1)}`).join(' ')}"><title>${line.label}</title></polyline>`);
-  const legend = LINES.map((line, index) => `<rect x="${CHART.left + index * 90}" y="${CHART.height - 14}" width="12" height="12" fill="${line.colour}"/><text x="${CHART.left + index * 90 + 18}" y="${CHART.height - 4}" class="tick">${line.label}</text>`);
+  const grid = ticks.map(
+    (tick) =>
+      `<line x1="${CHART.left}" y1="${y(tick).toFixed(1)}" x2="${CHART.width - CHART.right}" y2="${y(tick).toFixed(1)}" class="grid"/><text x="${CHART.left - 6}" y="${(y(tick) + 4).toFixed(1)}" text-anchor="end" class="tick">${html(formatMs(tick))}</text>`,
+  );
+  const paths = LINES.map(
+    (line) =>
+      `<polyline fill="none" stroke="${line.colour}" stroke-width="2" points="${timeline.map((window) => `${x(window.start_s).toFixed(1)},${y(window[line.key]).toFixed(1)}`).join(' ')}"><title>${line.label}</title></polyline>`,
+  );
+  const legend = LINES.map(
+    (line, index) =>
+      `<rect x="${CHART.left + index * 90}" y="${CHART.height - 14}" width="12" height="12" fill="${line.colour}"/><text x="${CHART.left + index * 90 + 18}" y="${CHART.height - 4}" class="tick">${line.label}</text>`,
+  );
   const caption = `Latency percentiles per ${timeline.length > 1 ? `${timeline[1]!.start_s - timeline[0]!.start_s} s ` : ''}window over ${lastStart} s${log ? ' (log scale: outliers would flatten a linear one)' : ''}`;
   return `<figure class="latency-timeline"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${html(caption)}" data-scale="${log ? 'log' : 'linear'}">
 ${grid.join('\n')}
@@ -226,11 +250,24 @@ export function loadMarkdown(load: LoadSection): string[] {
   const lines = ['| Run | req/s | p50 | p95 | p99 | errors | thresholds |', '| ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
   load.runs.forEach((run: LoadRun, index) => {
     const all = run.latency.all;
-    lines.push(`| ${index + 1} | ${run.throughput_rps} | ${all ? formatMs(all.p50_ms) : '-'} | ${all ? formatMs(all.p95_ms) : '-'} | ${all ? formatMs(all.p99_ms) : '-'} | ${percent(run.error_rate)} | ${run.passed ? 'held' : `missed: ${run.thresholds.filter((t) => !t.ok).map((t) => markdownCode(`${t.metric} ${t.condition}`)).join(', ')}`} |`);
+    lines.push(
+      `| ${index + 1} | ${run.throughput_rps} | ${all ? formatMs(all.p50_ms) : '-'} | ${all ? formatMs(all.p95_ms) : '-'} | ${all ? formatMs(all.p99_ms) : '-'} | ${percent(run.error_rate)} | ${
+        run.passed
+          ? 'held'
+          : `missed: ${run.thresholds
+              .filter((t) => !t.ok)
+              .map((t) => markdownCode(`${t.metric} ${t.condition}`))
+              .join(', ')}`
+      } |`,
+    );
   });
   lines.push(...loadChecksMarkdown(load));
   const idle = load.runs[0] ? idleLine(load.runs[0]) : undefined;
   if (idle) lines.push('', `Cold start of the target: ${idle}.`);
-  if (load.drift) lines.push('', `Drift: p50 × ${load.drift.p50_ratio} from first to last window${load.drift.rss_growth_bytes !== undefined ? `; memory ${load.drift.rss_growth_bytes >= 0 ? '+' : ''}${mebibytes(load.drift.rss_growth_bytes)}` : ''}.`);
+  if (load.drift)
+    lines.push(
+      '',
+      `Drift: p50 × ${load.drift.p50_ratio} from first to last window${load.drift.rss_growth_bytes !== undefined ? `; memory ${load.drift.rss_growth_bytes >= 0 ? '+' : ''}${mebibytes(load.drift.rss_growth_bytes)}` : ''}.`,
+    );
   return lines;
 }

@@ -51,8 +51,16 @@ function conformanceMarkdown(report: ConformanceRunReport): string {
     `| Skipped | ${summary.skip} |`,
     `| **Total** | **${summary.total}** |`,
     ...overlapLines(report),
-    ...failureList('Failing MUST checks', report.checks.filter((check) => check.status === 'fail' && check.level === 'MUST'), MUST_LISTED),
-    ...failureList('Failing SHOULD checks', report.checks.filter((check) => check.status === 'fail' && check.level !== 'MUST'), SHOULD_LISTED),
+    ...failureList(
+      'Failing MUST checks',
+      report.checks.filter((check) => check.status === 'fail' && check.level === 'MUST'),
+      MUST_LISTED,
+    ),
+    ...failureList(
+      'Failing SHOULD checks',
+      report.checks.filter((check) => check.status === 'fail' && check.level !== 'MUST'),
+      SHOULD_LISTED,
+    ),
     '',
     'Details, evidence and curl lines: `report.html`. For machines: `results.json`, `junit.xml`.',
   ];
@@ -64,7 +72,11 @@ function loadRunMarkdown(report: LoadRunReport): string {
   const lines = [
     `## ${VERDICT_MARK[loadVerdict(load)]} Decision Service ${markdownInline(loadHeadline(load))}`,
     '',
-    [`Target ${markdownCode(target.base_url)}${target.embedded ? " (the kit's embedded reference server)" : ''}`, `capabilities ${markdownInline(target.capabilities.join(',') || 'none')}`, ...runFacts(report)].join(' · '),
+    [
+      `Target ${markdownCode(target.base_url)}${target.embedded ? " (the kit's embedded reference server)" : ''}`,
+      `capabilities ${markdownInline(target.capabilities.join(',') || 'none')}`,
+      ...runFacts(report),
+    ].join(' · '),
     '',
     ...loadMarkdown(load),
     '',
@@ -89,7 +101,11 @@ function coldStartRunMarkdown(report: ColdStartRunReport): string {
 
 /** Spec, kit and duration, as the conformance summary says them. */
 function runFacts(report: RunBasics): string[] {
-  return [`spec ${markdownInline(report.spec.version)} (${markdownCode(shortSha(report.spec.sha256))})`, `kit ${markdownInline(`${report.kit.name} ${report.kit.version}`)}`, `ran in ${formatDuration(report.duration_ms)}`];
+  return [
+    `spec ${markdownInline(report.spec.version)} (${markdownCode(shortSha(report.spec.sha256))})`,
+    `kit ${markdownInline(`${report.kit.name} ${report.kit.version}`)}`,
+    `ran in ${formatDuration(report.duration_ms)}`,
+  ];
 }
 
 /** One line per area whose checks sent requests together: how much they overlapped. */
@@ -101,9 +117,9 @@ function overlapLines(report: ConformanceRunReport): string[] {
 
 function failureList(heading: string, failures: CheckReport[], limit: number): string[] {
   if (failures.length === 0) return [];
-  const listed = failures.slice(0, limit).map(
-    (check) => `- ${markdownCode(check.id)} (${markdownInline(check.area)}): ${markdownInline(firstLine(check.message ?? 'failed without a message'))}`,
-  );
+  const listed = failures
+    .slice(0, limit)
+    .map((check) => `- ${markdownCode(check.id)} (${markdownInline(check.area)}): ${markdownInline(firstLine(check.message ?? 'failed without a message'))}`);
   const more = failures.length > limit ? [`- … and ${failures.length - limit} more in \`report.html\``] : [];
   return ['', `### ${heading} (${failures.length})`, '', ...listed, ...more];
 }

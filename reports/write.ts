@@ -57,6 +57,9 @@ export async function writeReports(report: RunReport, dir: string, bodies: BodyS
 
 /** reports/out/<UTC timestamp>/ of the kit, e.g. reports/out/2025-11-22T11-04-05Z/ (no colons: they are not allowed in Windows file names). */
 export function defaultReportDir(now: Date): string {
-  const stamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-');
   return join(fileURLToPath(new URL('./out/', import.meta.url)), stamp);
 }

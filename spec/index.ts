@@ -8,9 +8,27 @@ export type { OpenPoint, Choice, ChoiceName } from './open-points.ts';
 export { seedSections, hardRuleSections, seedSectionIndex } from './seed-sections.ts';
 export type { SeedSection } from './seed-sections.ts';
 export { errorCodes, errorCode } from './error-codes.ts';
-export { requestBodyLimitBytes, defaultAssetLifetimeMs, currentModel, modelAliases, schemaKeywordLimits, coldStartAllowanceMs, clientTimeoutMs } from './seed-limits.ts';
+export {
+  requestBodyLimitBytes,
+  defaultAssetLifetimeMs,
+  currentModel,
+  modelAliases,
+  schemaKeywordLimits,
+  coldStartAllowanceMs,
+  clientTimeoutMs,
+} from './seed-limits.ts';
 export type { SchemaKeywordLimit } from './seed-limits.ts';
-export { mediaFamilies, uploadFamilies, acceptedMimeTypes, mediaPartLimits, unsupportedPartTypes, partFamilies, isAcceptedMimeType, familyOfMimeType, partMayReference } from './media.ts';
+export {
+  mediaFamilies,
+  uploadFamilies,
+  acceptedMimeTypes,
+  mediaPartLimits,
+  unsupportedPartTypes,
+  partFamilies,
+  isAcceptedMimeType,
+  familyOfMimeType,
+  partMayReference,
+} from './media.ts';
 export type { MediaFamily, AssetMimeType, UploadFamily, MediaPartLimit, UnsupportedPartType } from './media.ts';
 export { apiKeyPrefix } from './api-key.ts';
 export { generatedRequestIdPattern } from './request-id.ts';

@@ -50,7 +50,8 @@ function field<T>(value: Json | undefined, where: string, is: (value: Json | und
 const isNumber = (value: Json | undefined): value is number => typeof value === 'number' && Number.isFinite(value);
 const isString = (value: Json | undefined): value is string => typeof value === 'string' && value.length > 0;
 const isStringList = (value: Json | undefined): value is string[] => Array.isArray(value) && value.length > 0 && value.every(isString);
-const isFamilyList = (value: Json | undefined): value is MediaFamily[] => isStringList(value) && value.every((name) => (mediaFamilies as readonly string[]).includes(name));
+const isFamilyList = (value: Json | undefined): value is MediaFamily[] =>
+  isStringList(value) && value.every((name) => (mediaFamilies as readonly string[]).includes(name));
 
 /** An entry per family, each read by `read`; a family missing from the extension throws. */
 function perFamily<T>(table: JsonObject, extension: string, read: (entry: Json | undefined, where: string) => T): Record<MediaFamily, T> {
@@ -106,7 +107,10 @@ export function readUnsupportedPartTypes(document: JsonObject): Record<string, U
     Object.entries(table).map(([type, entry]) => {
       const where = `x-unsupported-part-types.${type}`;
       if (!isObject(entry)) throw new Error(`${where} must be an object`);
-      return [type, { status: field(entry.status, `${where}.status`, isNumber, 'a status'), code: field(entry.code, `${where}.code`, isString, 'an error code') }];
+      return [
+        type,
+        { status: field(entry.status, `${where}.status`, isNumber, 'a status'), code: field(entry.code, `${where}.code`, isString, 'an error code') },
+      ];
     }),
   );
 }

@@ -5,7 +5,7 @@ import { componentsOf, isObject, openapiDocument, type JsonObject } from './docu
 export function readGeneratedRequestIdPattern(document: JsonObject): RegExp {
   const schema = componentsOf(document, 'schemas').RequestId;
   const pattern = isObject(schema) ? schema['x-generated-pattern'] : undefined;
-  if (typeof pattern !== 'string' || pattern.length === 0) throw new Error('The spec\'s RequestId schema has no x-generated-pattern');
+  if (typeof pattern !== 'string' || pattern.length === 0) throw new Error("The spec's RequestId schema has no x-generated-pattern");
   return new RegExp(pattern);
 }
 

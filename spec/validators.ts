@@ -84,7 +84,16 @@ function createAjv(keepSource = false): Ajv2020 {
   // validateSchema off: checking the bundles against the meta-schema meant compiling the
   // meta-schema itself at every start, a tenth of the reference server's; the spec's tests do it
   // once instead (spec/test/oas-schema.test.ts). Strict mode still rejects unknown keywords.
-  const ajv = new Ajv2020({ allErrors: true, discriminator: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, validateSchema: false, code: { source: keepSource } });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    discriminator: true,
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    validateSchema: false,
+    code: { source: keepSource },
+  });
   addFormats.default(ajv);
   ajv.addFormat('binary', true);
   ajv.addKeyword({ keyword: 'example' });
@@ -205,7 +214,12 @@ export function responseSchemaFor(operationId: string, status: number, mode: Val
 }
 
 /** Validates a response body of an operation for a status; undefined when the spec sets no schema for it. */
-export function validateResponseBody(operationId: string, status: number, body: unknown, mode: ValidationMode = 'contract'): (ValidationResult & ResponseSchemaChoice) | undefined {
+export function validateResponseBody(
+  operationId: string,
+  status: number,
+  body: unknown,
+  mode: ValidationMode = 'contract',
+): (ValidationResult & ResponseSchemaChoice) | undefined {
   const choice = responseSchemaFor(operationId, status, mode);
   if (!choice) return undefined;
   return { ...choice, ...schemaValidator(choice.schemaName, mode)(body) };

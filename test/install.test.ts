@@ -21,22 +21,29 @@ function npmInProject(args: string[]) {
 }
 
 function settings(npmrc: string): Map<string, string> {
-  const lines = npmrc.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#') && !line.startsWith(';'));
-  return new Map(lines.map((line) => {
-    const at = line.indexOf('=');
-    return [line.slice(0, at).trim(), line.slice(at + 1).trim()];
-  }));
+  const lines = npmrc
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#') && !line.startsWith(';'));
+  return new Map(
+    lines.map((line) => {
+      const at = line.indexOf('=');
+      return [line.slice(0, at).trim(), line.slice(at + 1).trim()];
+    }),
+  );
 }
 
 /** A one-node model (y = x + x) written with onnx-proto: scoring on the CPU needs nothing more. */
 function doublingModel(): Uint8Array {
   const FLOAT = onnx.TensorProto.DataType.FLOAT;
   const tensor = (name: string) => ({ name, type: { tensorType: { elemType: FLOAT, shape: { dim: [{ dimValue: 2 }] } } } });
-  return onnx.ModelProto.encode(onnx.ModelProto.create({
-    irVersion: 8,
-    opsetImport: [{ domain: '', version: 17 }],
-    graph: { name: 'double', node: [{ opType: 'Add', input: ['x', 'x'], output: ['y'] }], input: [tensor('x')], output: [tensor('y')] },
-  })).finish();
+  return onnx.ModelProto.encode(
+    onnx.ModelProto.create({
+      irVersion: 8,
+      opsetImport: [{ domain: '', version: 17 }],
+      graph: { name: 'double', node: [{ opType: 'Add', input: ['x', 'x'], output: ['y'] }], input: [tensor('x')], output: [tensor('y')] },
+    }),
+  ).finish();
 }
 
 describe('npm install settings', () => {

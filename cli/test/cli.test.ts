@@ -12,10 +12,18 @@ import { DEFAULT_CONCURRENCY } from '../../harness/overlap.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-interface Ran { code: number | null; stdout: string; stderr: string }
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const child = spawn(process.execPath, ['bin/decision-conformance.mjs', ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/decision-conformance.mjs', ...args], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -33,7 +41,11 @@ const reportDir = () => {
 afterAll(() => {
   for (const dir of reportDirs) rmSync(dir, { recursive: true, force: true });
 });
-const readReports = (dir: string) => readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => readFileSync(join(dir, entry.name), 'utf8')).join('\n');
+const readReports = (dir: string) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(dir, entry.name), 'utf8'))
+    .join('\n');
 
 describe('usage', () => {
   test('--concurrency sets how many requests the concurrency checks keep in flight, 8 by default', () => {
@@ -43,7 +55,18 @@ describe('usage', () => {
   });
 
   test('unknown options, bad values and keys without a target exit 2 with the reason', async () => {
-    const cases = [['run', '--expiry-api-key', 'svc_live_x', '--expiry-ttl-seconds', '3'], ['run', '--bogus'], ['run', '--timeout-ms', 'soon'], ['run', '--capabilities', 'video'], ['run', '--api-key', 'svc_live_x'], ['run', '--base-url', 'http://127.0.0.1:9'], ['frobnicate'], ['run', '--reference-profile', 'strict'], ['run', '--concurrency', '1'], ['run', '--concurrency', 'many']];
+    const cases = [
+      ['run', '--expiry-api-key', 'svc_live_x', '--expiry-ttl-seconds', '3'],
+      ['run', '--bogus'],
+      ['run', '--timeout-ms', 'soon'],
+      ['run', '--capabilities', 'video'],
+      ['run', '--api-key', 'svc_live_x'],
+      ['run', '--base-url', 'http://127.0.0.1:9'],
+      ['frobnicate'],
+      ['run', '--reference-profile', 'strict'],
+      ['run', '--concurrency', '1'],
+      ['run', '--concurrency', 'many'],
+    ];
     const runs = await Promise.all(cases.map((args) => cli(args)));
     runs.forEach((ran, i) => {
       expect(ran.code, cases[i]!.join(' ')).toBe(2);
@@ -70,7 +93,12 @@ describe('usage', () => {
   });
 
   test('list-checks prints the catalogue of every suite with ids, levels and seed sections; --suite selects', async () => {
-    const [ran, asJson, property, wrong] = await Promise.all([cli(['list-checks']), cli(['list-checks', '--json']), cli(['list-checks', '--suite', 'property']), cli(['list-checks', '--suite', 'propety'])]);
+    const [ran, asJson, property, wrong] = await Promise.all([
+      cli(['list-checks']),
+      cli(['list-checks', '--json']),
+      cli(['list-checks', '--suite', 'property']),
+      cli(['list-checks', '--suite', 'propety']),
+    ]);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/AUTH-MISSING-KEY\s+MUST\s+§4,5,7/);
     expect(ran.stdout).toMatch(/PROP-DECIDE-VALID\s+MUST/);
@@ -102,8 +130,15 @@ describe('usage', () => {
   });
 });
 
-test('--reference-choice reaches the bundled server: its upload-body-limit alternate, served only alone, is observed and fails nothing', { timeout: 60_000 }, async () => {
-  const readCheck = (dir: string) => (JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { checks: Array<{ id: string; status: string; observation?: { matches_reference: boolean } }> }).checks[0]!;
+test('--reference-choice reaches the bundled server: its upload-body-limit alternate, served only alone, is observed and fails nothing', {
+  timeout: 60_000,
+}, async () => {
+  const readCheck = (dir: string) =>
+    (
+      JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
+        checks: Array<{ id: string; status: string; observation?: { matches_reference: boolean } }>;
+      }
+    ).checks[0]!;
   const [chosenDir, defaultDir] = [reportDir(), reportDir()];
   const [chosen, byDefault] = await Promise.all([
     cli(['run', '--reference-choice', 'upload-body-limit=alternate', '--only', 'ASSET-UPLOAD-BODY-LIMIT', '--report-dir', chosenDir]),
@@ -139,12 +174,17 @@ describe('against a separately started server', () => {
 
   test('keys from the environment; exit 0; keys appear in neither output nor reports', async () => {
     const dir = reportDir();
-    const ran = await cli(['run', '--base-url', target.baseUrl, '--only', 'AUTH-VALID-KEY,AUTH-MISSING-KEY', '--report-dir', dir], { DECISION_API_KEY: target.keyA, DECISION_API_KEY_B: target.keyB });
+    const ran = await cli(['run', '--base-url', target.baseUrl, '--only', 'AUTH-VALID-KEY,AUTH-MISSING-KEY', '--report-dir', dir], {
+      DECISION_API_KEY: target.keyA,
+      DECISION_API_KEY_B: target.keyB,
+    });
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout).toContain('2 passed, 0 failed');
     // AUTH-MISSING-KEY's passing baseline uploads a file: its bytes are kept for the reproduce line.
     expect(readdirSync(dir).sort()).toEqual(['bodies', 'junit.xml', 'report.html', 'results.json', 'summary.md']);
-    const bodies = readdirSync(join(dir, 'bodies')).map((name) => readFileSync(join(dir, 'bodies', name), 'latin1')).join('\n');
+    const bodies = readdirSync(join(dir, 'bodies'))
+      .map((name) => readFileSync(join(dir, 'bodies', name), 'latin1'))
+      .join('\n');
     for (const text of [ran.stdout, ran.stderr, readReports(dir), bodies]) {
       expect(text).not.toContain(target.keyA);
       expect(text).not.toContain(target.keyB);
@@ -152,14 +192,36 @@ describe('against a separately started server', () => {
   });
 
   test('a MUST failure exits 1', async () => {
-    const ran = await cli(['run', '--base-url', broken.baseUrl, '--api-key', target.keyA, '--only', 'AUTH-VALID-KEY,AUTH-MISSING-KEY', '--report-dir', reportDir()]);
+    const ran = await cli([
+      'run',
+      '--base-url',
+      broken.baseUrl,
+      '--api-key',
+      target.keyA,
+      '--only',
+      'AUTH-VALID-KEY,AUTH-MISSING-KEY',
+      '--report-dir',
+      reportDir(),
+    ]);
     expect(ran.code, ran.stdout).toBe(1);
     expect(ran.stdout).toMatch(/✗ AUTH-MISSING-KEY/);
   });
 
   test('--skip reports a check as skipped; --capabilities skips what the target does not claim', async () => {
     const dir = reportDir();
-    const ran = await cli(['run', '--base-url', target.baseUrl, '--api-key', target.keyA, '--only', 'AUTH-VALID-KEY,AUTH-MISSING-KEY', '--skip', 'AUTH-MISSING-KEY', '--report-dir', dir]);
+    const ran = await cli([
+      'run',
+      '--base-url',
+      target.baseUrl,
+      '--api-key',
+      target.keyA,
+      '--only',
+      'AUTH-VALID-KEY,AUTH-MISSING-KEY',
+      '--skip',
+      'AUTH-MISSING-KEY',
+      '--report-dir',
+      dir,
+    ]);
     expect(ran.code).toBe(0);
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { checks: Array<{ id: string; status: string; message?: string }> };
     expect(results.checks.find((check) => check.id === 'AUTH-MISSING-KEY')).toMatchObject({ status: 'skip', message: 'excluded by --skip' });
@@ -171,9 +233,22 @@ describe('against a separately started server', () => {
     const base = ['run', '--base-url', target.baseUrl, '--api-key', target.keyA, '--only', 'AUTH-VALID-KEY'];
     const [wrongB, wrongExpiry] = await Promise.all([
       cli([...base, '--api-key-b', 'svc_live_not_a_key_of_project_b', '--report-dir', reportDir()]),
-      cli([...base, '--api-key-b', target.keyB, '--expiry-api-key', 'svc_live_not_a_key_of_any_project', '--expiry-ttl-seconds', '3', '--report-dir', reportDir()]),
+      cli([
+        ...base,
+        '--api-key-b',
+        target.keyB,
+        '--expiry-api-key',
+        'svc_live_not_a_key_of_any_project',
+        '--expiry-ttl-seconds',
+        '3',
+        '--report-dir',
+        reportDir(),
+      ]),
     ]);
-    for (const [ran, flag] of [[wrongB, '--api-key-b'], [wrongExpiry, '--expiry-api-key']] as const) {
+    for (const [ran, flag] of [
+      [wrongB, '--api-key-b'],
+      [wrongExpiry, '--expiry-api-key'],
+    ] as const) {
       expect(ran.code, ran.stdout + ran.stderr).toBe(2);
       const lines = ran.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
@@ -185,13 +260,25 @@ describe('against a separately started server', () => {
   test('the expiry checks share one wait, shown in the terminal', async () => {
     const dir = reportDir();
     const ran = await cli(
-      ['run', '--base-url', target.baseUrl, '--only', 'ASSET-EXPIRED-REFERENCE,ASSET-EXPIRED-READ', '--expiry-ttl-seconds', String(target.shortTtlMs / 1000), '--report-dir', dir],
+      [
+        'run',
+        '--base-url',
+        target.baseUrl,
+        '--only',
+        'ASSET-EXPIRED-REFERENCE,ASSET-EXPIRED-READ',
+        '--expiry-ttl-seconds',
+        String(target.shortTtlMs / 1000),
+        '--report-dir',
+        dir,
+      ],
       { DECISION_API_KEY: target.keyA, DECISION_EXPIRY_API_KEY: target.keyShortTtl },
     );
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     const waitSeconds = Math.ceil(target.shortTtlMs / 1000) + 1;
     expect(ran.stdout.split(`waiting ${waitSeconds} s for uploaded assets to expire`)).toHaveLength(2);
-    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { checks: Array<{ id: string; status: string; evidence: Array<{ request: { method: string; url: string } }> }> };
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
+      checks: Array<{ id: string; status: string; evidence: Array<{ request: { method: string; url: string } }> }>;
+    };
     expect(results.checks.map((check) => check.status)).toEqual(['pass', 'observed']);
     const uploads = results.checks.flatMap((check) => check.evidence).filter(({ request }) => request.method === 'POST' && request.url.endsWith('/v1/assets'));
     expect(uploads).toHaveLength(1);

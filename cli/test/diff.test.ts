@@ -39,7 +39,12 @@ test('a breaking change exits 1 in every format, with rule id, pointers and oper
   expect(text.out).toMatch(/BREAKING\s+request-property-became-required/);
   expect(text.out).toContain('POST /v1/feedback');
   const json = JSON.parse(run(['spec/openapi.yaml', broken, '--format', 'json']).out);
-  expect(json.findings[0]).toMatchObject({ ruleId: 'request-property-became-required', class: 'breaking', oldPointer: '/components/schemas/FeedbackRequest/properties/comment', operations: ['POST /v1/feedback'] });
+  expect(json.findings[0]).toMatchObject({
+    ruleId: 'request-property-became-required',
+    class: 'breaking',
+    oldPointer: '/components/schemas/FeedbackRequest/properties/comment',
+    operations: ['POST /v1/feedback'],
+  });
   const markdown = run(['spec/openapi.yaml', broken, '--format', 'markdown']);
   expect(markdown.code).toBe(1);
   expect(markdown.out).toMatch(/^## Spec changes: ❌ 1 breaking change/);
@@ -58,7 +63,15 @@ test('usage errors and unreadable inputs exit 2 with the reason', () => {
   writeFileSync(notYaml, 'openapi: [unclosed');
   const notOpenApi = join(mkdtempSync(join(tmpdir(), 'decision-diff-')), 'list.json');
   writeFileSync(notOpenApi, '[1, 2]');
-  for (const args of [['spec/openapi.yaml'], ['spec/openapi.yaml', 'missing.yaml'], ['spec/openapi.yaml', notYaml], ['spec/openapi.yaml', notOpenApi], ['no-such-ref:spec/openapi.yaml', 'spec/openapi.yaml'], ['a', 'b', '--format', 'html'], ['--bogus']]) {
+  for (const args of [
+    ['spec/openapi.yaml'],
+    ['spec/openapi.yaml', 'missing.yaml'],
+    ['spec/openapi.yaml', notYaml],
+    ['spec/openapi.yaml', notOpenApi],
+    ['no-such-ref:spec/openapi.yaml', 'spec/openapi.yaml'],
+    ['a', 'b', '--format', 'html'],
+    ['--bogus'],
+  ]) {
     const ran = run(args);
     expect(ran.code, args.join(' ')).toBe(2);
     expect(ran.err, args.join(' ')).toMatch(/^decision-conformance diff: \S/);
@@ -79,12 +92,24 @@ test('a recursive schema is walked once per side, and an unresolvable $ref exits
     const file = join(mkdtempSync(join(tmpdir(), 'decision-diff-')), 'tree.yaml');
     const node = { type: 'object', properties: { name: { type: 'string', maxLength }, children: { type: 'array', items: { $ref: ref } } } };
     const body = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } };
-    writeFileSync(file, stringify({ openapi: '3.1.0', info: { title: 't', version: '1.0.0' }, paths: { '/v1/tree': { post: { requestBody: { required: true, ...body }, responses: { '200': { description: 'ok', ...body } } } } }, components: { schemas: { Node: node } } }));
+    writeFileSync(
+      file,
+      stringify({
+        openapi: '3.1.0',
+        info: { title: 't', version: '1.0.0' },
+        paths: { '/v1/tree': { post: { requestBody: { required: true, ...body }, responses: { '200': { description: 'ok', ...body } } } } },
+        components: { schemas: { Node: node } },
+      }),
+    );
     return file;
   };
   const ran = run([tree(10), tree(5), '--format', 'json']);
   expect(ran.code).toBe(1);
-  expect(JSON.parse(ran.out).findings.map((f: { ruleId: string }) => f.ruleId).sort()).toEqual(['request-max-length-decreased', 'response-max-length-decreased']);
+  expect(
+    JSON.parse(ran.out)
+      .findings.map((f: { ruleId: string }) => f.ruleId)
+      .sort(),
+  ).toEqual(['request-max-length-decreased', 'response-max-length-decreased']);
   const broken = run([tree(10), tree(10, '#/components/schemas/Nope')]);
   expect(broken.code).toBe(2);
   expect(broken.err).toContain('Unresolvable reference #/components/schemas/Nope');

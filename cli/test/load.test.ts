@@ -13,7 +13,14 @@ import { loadCommand } from '../load.ts';
 const scratch = mkdtempSync(join(tmpdir(), 'load-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const run = (throughput: number, p50: number) => ({ scenario: 'decide-capacity', generator: { name: 'node', version: 'v20' }, throughput_rps: throughput, error_rate: 0, latency: { all: { count: 10, p50_ms: p50, p90_ms: p50, p95_ms: p50 * 2, p99_ms: p50 * 3, max_ms: p50 * 3 } } }) as unknown as LoadRun;
+const run = (throughput: number, p50: number) =>
+  ({
+    scenario: 'decide-capacity',
+    generator: { name: 'node', version: 'v20' },
+    throughput_rps: throughput,
+    error_rate: 0,
+    latency: { all: { count: 10, p50_ms: p50, p90_ms: p50, p95_ms: p50 * 2, p99_ms: p50 * 3, max_ms: p50 * 3 } },
+  }) as unknown as LoadRun;
 const folder = (name: string, runs: LoadRun[]) => {
   const dir = join(scratch, name);
   mkdirSync(dir, { recursive: true });
@@ -24,7 +31,12 @@ const folder = (name: string, runs: LoadRun[]) => {
 const call = async (...argv: string[]) => {
   let out = '';
   let err = '';
-  const code = await loadCommand(argv, {}, (text) => (out += text), (text) => (err += text));
+  const code = await loadCommand(
+    argv,
+    {},
+    (text) => (out += text),
+    (text) => (err += text),
+  );
   return { code, out, err };
 };
 
@@ -44,7 +56,24 @@ test('compare: 0 without a regression, 1 with one, 2 for usage errors', async ()
 test('compare by URL: measures both sides in turns and decides; one form at a time, each URL with a key', { timeout: 60_000 }, async () => {
   const target = await startEmbeddedTarget();
   try {
-    const compared = await call('compare', '--baseline-url', target.baseUrl, '--baseline-key', target.keyA, '--candidate-url', target.baseUrl, '--candidate-key', target.keyA, '--node', '--duration', '0.5', '--set', 'VUS=1', '--repeat', '2');
+    const compared = await call(
+      'compare',
+      '--baseline-url',
+      target.baseUrl,
+      '--baseline-key',
+      target.keyA,
+      '--candidate-url',
+      target.baseUrl,
+      '--candidate-key',
+      target.keyA,
+      '--node',
+      '--duration',
+      '0.5',
+      '--set',
+      'VUS=1',
+      '--repeat',
+      '2',
+    );
     expect(compared.out).toMatch(/baseline 1\/2[\s\S]*candidate 1\/2[\s\S]*candidate 2\/2[\s\S]*baseline 2\/2/);
     expect(compared.out).toMatch(/2 baseline runs \(node v[\d.]+, nearest-rank\) vs 2 candidate runs/);
     // Two short runs a side say nothing reliable about noise (compare.test.ts measures that): here, that it decided.
@@ -54,7 +83,23 @@ test('compare by URL: measures both sides in turns and decides; one form at a ti
   }
   expect((await call('compare', '--baseline', 'a', '--candidate-url', 'http://127.0.0.1:1')).err).toMatch(/either --baseline DIR/);
   expect((await call('compare', '--baseline-url', 'http://127.0.0.1:1', '--candidate-url', 'http://127.0.0.1:2')).err).toMatch(/--baseline-url needs a key/);
-  expect((await call('compare', '--baseline-url', 'http://127.0.0.1:1', '--candidate-url', 'http://127.0.0.1:2', '--baseline-key', 'k', '--candidate-key', 'k', '--order', 'aabb')).code).toBe(2);
+  expect(
+    (
+      await call(
+        'compare',
+        '--baseline-url',
+        'http://127.0.0.1:1',
+        '--candidate-url',
+        'http://127.0.0.1:2',
+        '--baseline-key',
+        'k',
+        '--candidate-key',
+        'k',
+        '--order',
+        'aabb',
+      )
+    ).code,
+  ).toBe(2);
 });
 
 test('run: an unknown scenario, a bad URL or a URL without a key is a usage error', async () => {
@@ -74,7 +119,9 @@ test('run writes a load run of its own kind: the load verdict heads its report, 
   const page = readFileSync(join(dir, 'report.html'), 'utf8');
   // A busy machine may miss a threshold in one second of load: the headline says which, either way.
   const headline = /<h1 id="verdict">([^<]*)<\/h1>/.exec(page)?.[1];
-  expect(headline).toMatch(ran.code === 0 ? /^Load decide-steady: every threshold held in 1 run \(node / : /^Load decide-steady: thresholds missed in 1 of 1 runs/);
+  expect(headline).toMatch(
+    ran.code === 0 ? /^Load decide-steady: every threshold held in 1 run \(node / : /^Load decide-steady: thresholds missed in 1 of 1 runs/,
+  );
   expect(page).not.toContain('NOTHING RAN');
   for (const id of ['summary', 'areas', 'failures', 'open-points', 'skipped', 'all-checks']) expect(page).not.toContain(`<section id="${id}"`);
   expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toContain(headline!);

@@ -17,7 +17,12 @@ afterAll(async () => target.stop());
 
 test('every conformance and property check gives the alternate profile 0 MUST failures', async () => {
   const results = await runChecks([...conformanceChecks, ...propertyChecks], {
-    target: { baseUrl: target.baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: true, shortTtl: { key: target.keyShortTtl, ttlMs: target.shortTtlMs } },
+    target: {
+      baseUrl: target.baseUrl,
+      capabilities: new Set(ALL_CAPABILITIES),
+      hasSecondKey: true,
+      shortTtl: { key: target.keyShortTtl, ttlMs: target.shortTtlMs },
+    },
     keyA: target.keyA,
     keyB: target.keyB,
     timeoutMs: 10_000,
@@ -33,7 +38,19 @@ test('every conformance and property check gives the alternate profile 0 MUST fa
   expect(concurrencyNotPassed.map((result) => `${result.id}: ${result.message ?? result.status}`)).toEqual([]);
   // The alternate profile really differs: the checks that look at its choices see them.
   const observed = results.filter((result) => result.status === 'observed' && result.observation?.matchesReference === false).map((result) => result.id);
-  expect(observed).toEqual(expect.arrayContaining(['DECIDE-SUCCESS-STATUS', 'MODELS-SHAPE', 'REQID-INVALID-CALLER-ID', 'ERRORS-UNKNOWN-ROUTE-STATUS', 'ASSET-SHA256-ENCODING', 'ASSET-EXPIRED-READ', 'ASSET-DELETED-CODE', 'ASSET-MEDIA-TYPE-PARAMETERS', 'ASSET-MEDIA-TYPE-CASE']));
+  expect(observed).toEqual(
+    expect.arrayContaining([
+      'DECIDE-SUCCESS-STATUS',
+      'MODELS-SHAPE',
+      'REQID-INVALID-CALLER-ID',
+      'ERRORS-UNKNOWN-ROUTE-STATUS',
+      'ASSET-SHA256-ENCODING',
+      'ASSET-EXPIRED-READ',
+      'ASSET-DELETED-CODE',
+      'ASSET-MEDIA-TYPE-PARAMETERS',
+      'ASSET-MEDIA-TYPE-CASE',
+    ]),
+  );
 }, 240_000);
 
 // Alternates served only alone (x-alternate-choice.served_alone) would hide another alternate in
@@ -43,7 +60,12 @@ for (const point of openPoints.filter((entry) => entry.alternateChoice.served_al
     const alone = await startEmbeddedTarget({ choices: { [point.id]: 'alternate' } });
     try {
       const results = await runChecks(conformanceChecks, {
-        target: { baseUrl: alone.baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: true, shortTtl: { key: alone.keyShortTtl, ttlMs: alone.shortTtlMs } },
+        target: {
+          baseUrl: alone.baseUrl,
+          capabilities: new Set(ALL_CAPABILITIES),
+          hasSecondKey: true,
+          shortTtl: { key: alone.keyShortTtl, ttlMs: alone.shortTtlMs },
+        },
         keyA: alone.keyA,
         keyB: alone.keyB,
         timeoutMs: 10_000,

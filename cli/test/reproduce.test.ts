@@ -181,7 +181,9 @@ describe('reproduce lines of a report', () => {
       .filter((exchange) => exchange.request.method === 'DELETE' && exchange.response!.status < 300)
       .map((exchange) => exchange.request.url.split('/').pop()!);
     const acceptedFeedback = (exchange: RecordedExchange) => exchange.request.url.endsWith('/v1/feedback') && exchange.response!.status < 300;
-    return exchanges.filter((exchange) => !acceptedFeedback(exchange) && !deleted.some((id) => exchange.request.url.includes(id) || exchange.request.body?.includes(id)));
+    return exchanges.filter(
+      (exchange) => !acceptedFeedback(exchange) && !deleted.some((id) => exchange.request.url.includes(id) || exchange.request.body?.includes(id)),
+    );
   }
 
   test('the sample holds uploads with body files, a large JSON body, made-up keys, and requests of project B and of the short-lifetime project', () => {
@@ -222,7 +224,7 @@ describe('reproduce lines of a report', () => {
     }
   });
 
-  test('a line read with the wrong project\'s key gets another status: the variables matter', async () => {
+  test("a line read with the wrong project's key gets another status: the variables matter", async () => {
     const ofB = replayable().find((exchange) => exchange.curl.includes('$DECISION_API_KEY_B') && exchange.response!.status === 403)!;
     expect(ofB).toBeDefined();
     const withAsB = { ...env, [KEY_VARIABLES.b]: target.keyA };

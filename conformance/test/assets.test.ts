@@ -3,7 +3,14 @@ import { describe, expect, test } from 'vitest';
 import { uploadCheckId } from '../assets.ts';
 import { sha256EncodingOf } from '../../harness/assets-support.ts';
 import { acceptedMimeTypes, familyOfType, pngImage, sizeLimitReadings, type SampleMimeType } from '../../harness/samples/media.ts';
-import { isOperation, rewriteJson, rewriteJsonRequest, type Mutation, type ProxiedRequest, type ProxiedResponse } from '../../harness/testing/mutating-proxy.ts';
+import {
+  isOperation,
+  rewriteJson,
+  rewriteJsonRequest,
+  type Mutation,
+  type ProxiedRequest,
+  type ProxiedResponse,
+} from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks, type BrokenServer } from './support/proof.ts';
 
 const PROXY_REQUEST_ID = 'req_0000b40c3e';
@@ -14,7 +21,8 @@ const answerJson = (status: number, body: unknown): ProxiedResponse => ({
   headers: { 'content-type': 'application/json', 'x-request-id': PROXY_REQUEST_ID },
   body: Buffer.from(JSON.stringify(body)),
 });
-const answerError = (status: number, code: string) => answerJson(status, { error: { code, message: 'Answered by the broken server.', request_id: PROXY_REQUEST_ID } });
+const answerError = (status: number, code: string) =>
+  answerJson(status, { error: { code, message: 'Answered by the broken server.', request_id: PROXY_REQUEST_ID } });
 const fakeAsset = (mimeType: string, sizeBytes: number) => ({
   id: 'asset_brokenServer0001',
   object: 'asset',
@@ -39,9 +47,18 @@ const hasPartOfType = (sent: ProxiedRequest, type: string) => {
 };
 const withAuthorization = (sent: ProxiedRequest, key: string): ProxiedRequest => ({ ...sent, headers: { ...sent.headers, authorization: `Bearer ${key}` } });
 
-const FAMILY_OF: Record<string, string> = { 'image/png': 'image', 'image/jpeg': 'image', 'image/webp': 'image', 'audio/wav': 'audio', 'audio/mpeg': 'audio', 'application/pdf': 'document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'document' };
+const FAMILY_OF: Record<string, string> = {
+  'image/png': 'image',
+  'image/jpeg': 'image',
+  'image/webp': 'image',
+  'audio/wav': 'audio',
+  'audio/mpeg': 'audio',
+  'application/pdf': 'document',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'document',
+};
 
-const sameFamily = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && FAMILY_OF[a] !== undefined && FAMILY_OF[a] === FAMILY_OF[b];
+const sameFamily = (a: string | undefined, b: string | undefined) =>
+  a !== undefined && b !== undefined && FAMILY_OF[a] !== undefined && FAMILY_OF[a] === FAMILY_OF[b];
 
 /** The type of the kit's samples by their first bytes, as a server that sniffs instead of reading the declared type would see it. */
 function sniffedType(body: Buffer): string | undefined {
@@ -54,11 +71,18 @@ function sniffedType(body: Buffer): string | undefined {
 }
 
 const OCTET_STREAM = 'application/octet-stream';
-const plainText = (status: number, text: string): ProxiedResponse => ({ status, headers: { 'content-type': 'text/plain', 'x-request-id': PROXY_REQUEST_ID }, body: Buffer.from(text) });
+const plainText = (status: number, text: string): ProxiedResponse => ({
+  status,
+  headers: { 'content-type': 'text/plain', 'x-request-id': PROXY_REQUEST_ID },
+  body: Buffer.from(text),
+});
 
 /** A server that reads the type from the content of the uploads `applies` to, whatever they declare. */
 const storesAsSniffed = (applies: (sent: ProxiedRequest) => boolean): Mutation => ({
-  request: (sent) => (isUpload(sent) && applies(sent) && sniffedType(sent.body) !== undefined ? { ...sent, headers: { ...sent.headers, 'content-type': sniffedType(sent.body)! } } : sent),
+  request: (sent) =>
+    isUpload(sent) && applies(sent) && sniffedType(sent.body) !== undefined
+      ? { ...sent, headers: { ...sent.headers, 'content-type': sniffedType(sent.body)! } }
+      : sent,
 });
 
 /** Rewrites the Asset a server answers to the stored uploads `applies` to. */
@@ -73,7 +97,9 @@ const decimalLimitOf = (sent: ProxiedRequest) => {
 };
 
 /** A server that refuses uploads `tooLarge` picks with 413 ASSET_TOO_LARGE. */
-const refusingUploads = (tooLarge: (sent: ProxiedRequest) => boolean): Mutation => ({ answer: (sent) => (isUpload(sent) && tooLarge(sent) ? answerError(413, 'ASSET_TOO_LARGE') : undefined) });
+const refusingUploads = (tooLarge: (sent: ProxiedRequest) => boolean): Mutation => ({
+  answer: (sent) => (isUpload(sent) && tooLarge(sent) ? answerError(413, 'ASSET_TOO_LARGE') : undefined),
+});
 
 const atLimitProofs: BrokenServer[] = [
   { fault: 'refuses a file of exactly the limit (< instead of ≤)', mutation: () => refusingUploads((sent) => sent.body.length >= decimalLimitOf(sent)) },
@@ -95,7 +121,8 @@ const deleteIsNoOp: BrokenServer = {
 const ignoresMediaParts: BrokenServer = {
   fault: 'ignores the media parts of a decision',
   mutation: () => ({
-    request: (sent) => (isDecide(sent) ? rewriteJsonRequest(sent, (body) => ({ ...body, context: body.context.filter((part: { type: string }) => part.type === 'text') })) : sent),
+    request: (sent) =>
+      isDecide(sent) ? rewriteJsonRequest(sent, (body) => ({ ...body, context: body.context.filter((part: { type: string }) => part.type === 'text') })) : sent,
   }),
 };
 
@@ -105,10 +132,19 @@ const uploadProofs = Object.fromEntries(
   acceptedMimeTypes.map((mimeType): [string, BrokenServer[]] => [
     uploadCheckId(mimeType),
     [
-      { fault: `refuses ${mimeType} with 415`, mutation: () => ({ answer: (sent) => (isUpload(sent) ? answerError(415, 'UNSUPPORTED_MIME_TYPE') : undefined) }) },
-      { fault: 'echoes another accepted type as mime_type', mutation: () => onUploaded((asset) => ({ ...asset, mime_type: otherAcceptedType(asset.mime_type) })) },
+      {
+        fault: `refuses ${mimeType} with 415`,
+        mutation: () => ({ answer: (sent) => (isUpload(sent) ? answerError(415, 'UNSUPPORTED_MIME_TYPE') : undefined) }),
+      },
+      {
+        fault: 'echoes another accepted type as mime_type',
+        mutation: () => onUploaded((asset) => ({ ...asset, mime_type: otherAcceptedType(asset.mime_type) })),
+      },
       { fault: 'counts size_bytes one short', mutation: () => onUploaded((asset) => ({ ...asset, size_bytes: asset.size_bytes - 1 })) },
-      { fault: 'answers the upload with 200 instead of 201', mutation: () => ({ response: (received, sent) => (isUpload(sent) && received.status === 201 ? { ...received, status: 200 } : received) }) },
+      {
+        fault: 'answers the upload with 200 instead of 201',
+        mutation: () => ({ response: (received, sent) => (isUpload(sent) && received.status === 201 ? { ...received, status: 200 } : received) }),
+      },
     ],
   ]),
 );
@@ -116,7 +152,10 @@ const uploadProofs = Object.fromEntries(
 const tooLargeProofs: BrokenServer[] = [
   {
     fault: 'stores files over the family limit (413 turned into 201)',
-    mutation: () => ({ response: (received, sent) => (isUpload(sent) && received.status === 413 ? answerJson(201, fakeAsset(sent.headers['content-type'] ?? 'image/png', sent.body.length)) : received) }),
+    mutation: () => ({
+      response: (received, sent) =>
+        isUpload(sent) && received.status === 413 ? answerJson(201, fakeAsset(sent.headers['content-type'] ?? 'image/png', sent.body.length)) : received,
+    }),
   },
   {
     fault: 'answers an oversize file with 413 PAYLOAD_TOO_LARGE',
@@ -134,15 +173,46 @@ describe('assets checks', () => {
     ...uploadProofs,
     'ASSET-SHA256-MATCHES': [
       { fault: 'sends the SHA-256 of an empty file', mutation: () => onUploaded((asset) => ({ ...asset, sha256: createHash('sha256').digest('hex') })) },
-      { fault: 'sends an MD5 of the file instead', mutation: () => onUploaded((asset, sent) => ({ ...asset, sha256: createHash('md5').update(sent.body).digest('hex') })) },
+      {
+        fault: 'sends an MD5 of the file instead',
+        mutation: () => onUploaded((asset, sent) => ({ ...asset, sha256: createHash('md5').update(sent.body).digest('hex') })),
+      },
     ],
     'ASSET-SHA256-WHOLE-FILE': [
-      { fault: 'hashes only the first MiB of a file', mutation: () => onUploaded((asset, sent) => ({ ...asset, sha256: createHash('sha256').update(sent.body.subarray(0, 1024 * 1024)).digest('hex') })) },
-      { fault: 'hashes only the first MB of a file', mutation: () => onUploaded((asset, sent) => ({ ...asset, sha256: createHash('sha256').update(sent.body.subarray(0, 1_000_000)).digest('hex') })) },
+      {
+        fault: 'hashes only the first MiB of a file',
+        mutation: () =>
+          onUploaded((asset, sent) => ({
+            ...asset,
+            sha256: createHash('sha256')
+              .update(sent.body.subarray(0, 1024 * 1024))
+              .digest('hex'),
+          })),
+      },
+      {
+        fault: 'hashes only the first MB of a file',
+        mutation: () => onUploaded((asset, sent) => ({ ...asset, sha256: createHash('sha256').update(sent.body.subarray(0, 1_000_000)).digest('hex') })),
+      },
     ],
     'ASSET-CONTENT-MISMATCH-SAME-FAMILY': [
-      { fault: 'compares the declared type with the content by family only', mutation: () => ({ request: (sent) => (isUpload(sent) && sameFamily(sniffedType(sent.body), sent.headers['content-type']) ? { ...sent, headers: { ...sent.headers, 'content-type': sniffedType(sent.body)! } } : sent) }) },
-      { fault: 'takes a WAV file declared audio/mpeg', mutation: () => ({ request: (sent) => (isUpload(sent) && sent.headers['content-type'] === 'audio/mpeg' && sniffedType(sent.body) === 'audio/wav' ? { ...sent, headers: { ...sent.headers, 'content-type': 'audio/wav' } } : sent) }) },
+      {
+        fault: 'compares the declared type with the content by family only',
+        mutation: () => ({
+          request: (sent) =>
+            isUpload(sent) && sameFamily(sniffedType(sent.body), sent.headers['content-type'])
+              ? { ...sent, headers: { ...sent.headers, 'content-type': sniffedType(sent.body)! } }
+              : sent,
+        }),
+      },
+      {
+        fault: 'takes a WAV file declared audio/mpeg',
+        mutation: () => ({
+          request: (sent) =>
+            isUpload(sent) && sent.headers['content-type'] === 'audio/mpeg' && sniffedType(sent.body) === 'audio/wav'
+              ? { ...sent, headers: { ...sent.headers, 'content-type': 'audio/wav' } }
+              : sent,
+        }),
+      },
     ],
     'ASSET-DEFAULT-LIFETIME': [
       {
@@ -151,32 +221,105 @@ describe('assets checks', () => {
       },
     ],
     'ASSET-UNSUPPORTED-TYPE': [
-      { fault: 'accepts video/mp4 uploads', mutation: () => ({ answer: (sent) => (isUpload(sent) && sent.headers['content-type'] === 'video/mp4' ? answerJson(201, fakeAsset('video/mp4', sent.body.length)) : undefined) }) },
-      { fault: 'answers unsupported types with 400 INVALID_REQUEST', mutation: () => ({ response: (received, sent) => (isUpload(sent) && received.status === 415 ? answerError(400, 'INVALID_REQUEST') : received) }) },
+      {
+        fault: 'accepts video/mp4 uploads',
+        mutation: () => ({
+          answer: (sent) =>
+            isUpload(sent) && sent.headers['content-type'] === 'video/mp4' ? answerJson(201, fakeAsset('video/mp4', sent.body.length)) : undefined,
+        }),
+      },
+      {
+        fault: 'answers unsupported types with 400 INVALID_REQUEST',
+        mutation: () => ({ response: (received, sent) => (isUpload(sent) && received.status === 415 ? answerError(400, 'INVALID_REQUEST') : received) }),
+      },
     ],
     'ASSET-GENERIC-BINARY-TYPE': [
-      { fault: `stores ${OCTET_STREAM} uploads as the type it sniffs`, mutation: () => storesAsSniffed((sent) => sent.headers['content-type'] === OCTET_STREAM) },
-      { fault: `stores ${OCTET_STREAM} PDFs only`, mutation: () => storesAsSniffed((sent) => sent.headers['content-type'] === OCTET_STREAM && sniffedType(sent.body) === 'application/pdf') },
-      { fault: `refuses ${OCTET_STREAM} with 400 INVALID_REQUEST`, mutation: () => ({ response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === OCTET_STREAM ? answerError(400, 'INVALID_REQUEST') : received) }) },
+      {
+        fault: `stores ${OCTET_STREAM} uploads as the type it sniffs`,
+        mutation: () => storesAsSniffed((sent) => sent.headers['content-type'] === OCTET_STREAM),
+      },
+      {
+        fault: `stores ${OCTET_STREAM} PDFs only`,
+        mutation: () => storesAsSniffed((sent) => sent.headers['content-type'] === OCTET_STREAM && sniffedType(sent.body) === 'application/pdf'),
+      },
+      {
+        fault: `refuses ${OCTET_STREAM} with 400 INVALID_REQUEST`,
+        mutation: () => ({
+          response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === OCTET_STREAM ? answerError(400, 'INVALID_REQUEST') : received),
+        }),
+      },
     ],
     'ASSET-EMPTY-CONTENT-TYPE': [
-      { fault: 'stores an upload with an empty Content-Type as the type it sniffs', mutation: () => storesAsSniffed((sent) => sent.headers['content-type'] === '') },
-      { fault: 'answers an empty Content-Type with a plain-text 415', mutation: () => ({ response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === '' ? plainText(415, 'Unsupported Media Type') : received) }) },
-      { fault: 'crashes (500) on an empty Content-Type', mutation: () => ({ response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === '' ? answerError(500, 'INTERNAL_ERROR') : received) }) },
+      {
+        fault: 'stores an upload with an empty Content-Type as the type it sniffs',
+        mutation: () => storesAsSniffed((sent) => sent.headers['content-type'] === ''),
+      },
+      {
+        fault: 'answers an empty Content-Type with a plain-text 415',
+        mutation: () => ({
+          response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === '' ? plainText(415, 'Unsupported Media Type') : received),
+        }),
+      },
+      {
+        fault: 'crashes (500) on an empty Content-Type',
+        mutation: () => ({
+          response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === '' ? answerError(500, 'INTERNAL_ERROR') : received),
+        }),
+      },
     ],
     'ASSET-LISTED-TYPE-READINGS-BOUNDED': [
-      { fault: 'crashes (500) on a Content-Type with parameters', mutation: () => ({ response: (received, sent) => (isUpload(sent) && (sent.headers['content-type'] ?? '').includes(';') ? answerError(500, 'INTERNAL_ERROR') : received) }) },
-      { fault: 'refuses an upper-case type with a plain-text 415', mutation: () => ({ response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === 'IMAGE/PNG' ? plainText(415, 'Unsupported Media Type') : received) }) },
-      { fault: 'stores an upper-case type with a size one byte off', mutation: () => onAcceptedReading((sent) => sent.headers['content-type'] === 'IMAGE/PNG', (asset) => ({ ...asset, size_bytes: asset.size_bytes + 1 })) },
-      { fault: 'stores a type with parameters as application/octet-stream', mutation: () => onAcceptedReading((sent) => (sent.headers['content-type'] ?? '').includes(';'), (asset) => ({ ...asset, mime_type: OCTET_STREAM })) },
-      { fault: 'hashes text declared with a charset after decoding it', mutation: () => onAcceptedReading((sent) => sent.headers['content-type'] === 'text/plain; charset=utf-8', (asset) => ({ ...asset, sha256: '0'.repeat(64) })) },
-      { fault: 'answers an accepted reading 200 instead of 201', mutation: () => ({ response: (received, sent) => (isUpload(sent) && (sent.headers['content-type'] ?? '').includes(';') && received.status === 201 ? { ...received, status: 200 } : received) }) },
+      {
+        fault: 'crashes (500) on a Content-Type with parameters',
+        mutation: () => ({
+          response: (received, sent) => (isUpload(sent) && (sent.headers['content-type'] ?? '').includes(';') ? answerError(500, 'INTERNAL_ERROR') : received),
+        }),
+      },
+      {
+        fault: 'refuses an upper-case type with a plain-text 415',
+        mutation: () => ({
+          response: (received, sent) => (isUpload(sent) && sent.headers['content-type'] === 'IMAGE/PNG' ? plainText(415, 'Unsupported Media Type') : received),
+        }),
+      },
+      {
+        fault: 'stores an upper-case type with a size one byte off',
+        mutation: () =>
+          onAcceptedReading(
+            (sent) => sent.headers['content-type'] === 'IMAGE/PNG',
+            (asset) => ({ ...asset, size_bytes: asset.size_bytes + 1 }),
+          ),
+      },
+      {
+        fault: 'stores a type with parameters as application/octet-stream',
+        mutation: () =>
+          onAcceptedReading(
+            (sent) => (sent.headers['content-type'] ?? '').includes(';'),
+            (asset) => ({ ...asset, mime_type: OCTET_STREAM }),
+          ),
+      },
+      {
+        fault: 'hashes text declared with a charset after decoding it',
+        mutation: () =>
+          onAcceptedReading(
+            (sent) => sent.headers['content-type'] === 'text/plain; charset=utf-8',
+            (asset) => ({ ...asset, sha256: '0'.repeat(64) }),
+          ),
+      },
+      {
+        fault: 'answers an accepted reading 200 instead of 201',
+        mutation: () => ({
+          response: (received, sent) =>
+            isUpload(sent) && (sent.headers['content-type'] ?? '').includes(';') && received.status === 201 ? { ...received, status: 200 } : received,
+        }),
+      },
     ],
     'ASSET-CONTENT-MISMATCH': [
       {
         fault: 'accepts content that does not match the declared type (stores it as what it sniffs)',
         mutation: () => ({
-          request: (sent) => (isUpload(sent) && sent.headers['content-type'] === 'audio/wav' && sent.body.subarray(0, 8).equals(Buffer.from(pngImage().subarray(0, 8))) ? { ...sent, headers: { ...sent.headers, 'content-type': 'image/png' } } : sent),
+          request: (sent) =>
+            isUpload(sent) && sent.headers['content-type'] === 'audio/wav' && sent.body.subarray(0, 8).equals(Buffer.from(pngImage().subarray(0, 8)))
+              ? { ...sent, headers: { ...sent.headers, 'content-type': 'image/png' } }
+              : sent,
         }),
       },
     ],
@@ -187,8 +330,22 @@ describe('assets checks', () => {
     'ASSET-SIZE-AT-LIMIT-DOCUMENT': atLimitProofs,
     'ASSET-SIZE-AT-LIMIT-AUDIO': atLimitProofs,
     'ASSET-GET-SAME': [
-      { fault: 'reads back created_at an hour later', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 200 ? rewriteJson(received, (asset) => ({ ...asset, created_at: new Date(Date.parse(asset.created_at) + HOUR_MS).toISOString() })) : received) }) },
-      { fault: 'reads back another size_bytes', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 200 ? rewriteJson(received, (asset) => ({ ...asset, size_bytes: asset.size_bytes + 1 })) : received) }) },
+      {
+        fault: 'reads back created_at an hour later',
+        mutation: () => ({
+          response: (received, sent) =>
+            isAssetPath(sent, 'GET') && received.status === 200
+              ? rewriteJson(received, (asset) => ({ ...asset, created_at: new Date(Date.parse(asset.created_at) + HOUR_MS).toISOString() }))
+              : received,
+        }),
+      },
+      {
+        fault: 'reads back another size_bytes',
+        mutation: () => ({
+          response: (received, sent) =>
+            isAssetPath(sent, 'GET') && received.status === 200 ? rewriteJson(received, (asset) => ({ ...asset, size_bytes: asset.size_bytes + 1 })) : received,
+        }),
+      },
     ],
     'ASSET-CONTENT-NEVER-RETURNED': [
       {
@@ -217,12 +374,33 @@ describe('assets checks', () => {
           };
         },
       },
-      { fault: 'echoes the uploaded text in the upload answer', mutation: () => onUploaded((asset, sent) => ({ ...asset, preview: sent.body.toString('utf8') })) },
+      {
+        fault: 'echoes the uploaded text in the upload answer',
+        mutation: () => onUploaded((asset, sent) => ({ ...asset, preview: sent.body.toString('utf8') })),
+      },
     ],
     'ASSET-DELETE-RESULT': [
-      { fault: 'answers DELETE with deleted: false', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'DELETE') && received.status === 200 ? rewriteJson(received, (body) => ({ ...body, deleted: false })) : received) }) },
-      { fault: 'answers DELETE with 204 and no body', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'DELETE') && received.status === 200 ? { ...received, status: 204, body: Buffer.alloc(0) } : received) }) },
-      { fault: 'answers DELETE with another id', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'DELETE') && received.status === 200 ? rewriteJson(received, (body) => ({ ...body, id: 'asset_someOtherAsset01' })) : received) }) },
+      {
+        fault: 'answers DELETE with deleted: false',
+        mutation: () => ({
+          response: (received, sent) =>
+            isAssetPath(sent, 'DELETE') && received.status === 200 ? rewriteJson(received, (body) => ({ ...body, deleted: false })) : received,
+        }),
+      },
+      {
+        fault: 'answers DELETE with 204 and no body',
+        mutation: () => ({
+          response: (received, sent) =>
+            isAssetPath(sent, 'DELETE') && received.status === 200 ? { ...received, status: 204, body: Buffer.alloc(0) } : received,
+        }),
+      },
+      {
+        fault: 'answers DELETE with another id',
+        mutation: () => ({
+          response: (received, sent) =>
+            isAssetPath(sent, 'DELETE') && received.status === 200 ? rewriteJson(received, (body) => ({ ...body, id: 'asset_someOtherAsset01' })) : received,
+        }),
+      },
     ],
     'ASSET-DELETED-GET-FAILS': [
       {
@@ -245,21 +423,36 @@ describe('assets checks', () => {
     ],
     'ASSET-DELETED-REFERENCE-FAILS': [deleteIsNoOp, ignoresMediaParts],
     'ASSET-UNKNOWN-GET': [
-      { fault: 'turns 404 into 200', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 404 ? { ...received, status: 200 } : received) }) },
-      { fault: 'answers unknown ids with 404 NOT_FOUND', mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 404 ? answerError(404, 'NOT_FOUND') : received) }) },
+      {
+        fault: 'turns 404 into 200',
+        mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 404 ? { ...received, status: 200 } : received) }),
+      },
+      {
+        fault: 'answers unknown ids with 404 NOT_FOUND',
+        mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'GET') && received.status === 404 ? answerError(404, 'NOT_FOUND') : received) }),
+      },
     ],
     'ASSET-UNKNOWN-DELETE': [
       {
         fault: 'answers DELETE of an unknown id with success (idempotent delete)',
-        mutation: () => ({ response: (received, sent) => (isAssetPath(sent, 'DELETE') && received.status === 404 ? answerJson(200, { id: assetIdOf(sent), object: 'asset', deleted: true }) : received) }),
+        mutation: () => ({
+          response: (received, sent) =>
+            isAssetPath(sent, 'DELETE') && received.status === 404 ? answerJson(200, { id: assetIdOf(sent), object: 'asset', deleted: true }) : received,
+        }),
       },
     ],
     'ASSET-UNKNOWN-REFERENCE': [
       ignoresMediaParts,
-      { fault: 'answers unknown references with 400 INVALID_REQUEST', mutation: () => ({ response: (received, sent) => (isDecide(sent) && received.status === 404 ? answerError(400, 'INVALID_REQUEST') : received) }) },
+      {
+        fault: 'answers unknown references with 400 INVALID_REQUEST',
+        mutation: () => ({ response: (received, sent) => (isDecide(sent) && received.status === 404 ? answerError(400, 'INVALID_REQUEST') : received) }),
+      },
     ],
     'ASSET-EXPIRED-REFERENCE': [
-      { fault: 'answers expired references with 404 ASSET_NOT_FOUND', mutation: () => ({ response: (received, sent) => (isDecide(sent) && received.status === 410 ? answerError(404, 'ASSET_NOT_FOUND') : received) }) },
+      {
+        fault: 'answers expired references with 404 ASSET_NOT_FOUND',
+        mutation: () => ({ response: (received, sent) => (isDecide(sent) && received.status === 410 ? answerError(404, 'ASSET_NOT_FOUND') : received) }),
+      },
       {
         fault: 'reports an expires_at it does not enforce',
         mutation: (target) => ({

@@ -78,7 +78,9 @@ describe('concurrency', () => {
     'CONCURRENT-UPLOAD-IDS-DISTINCT': [overlapBugs.uploadIdRace],
     'CONCURRENT-UPLOAD-READ-OWN': [overlapBugs.uploadIdRace],
     'CONCURRENT-ISOLATION': [overlapBugs.projectInSharedState],
-    'CONCURRENT-DECIDE-WHILE-DELETING': [{ fault: 'answers 500 to a decide that references an asset while it is being deleted', mutation: decideBreaksDuringDeletion }],
+    'CONCURRENT-DECIDE-WHILE-DELETING': [
+      { fault: 'answers 500 to a decide that references an asset while it is being deleted', mutation: decideBreaksDuringDeletion },
+    ],
   });
 });
 
@@ -110,7 +112,16 @@ describe('a server that handles one request at a time', () => {
           expect(result.message, why).toMatch(/^no overlap achieved/);
         }
       }
-      const report = buildRunReport({ results, target: { baseUrl: proxy.baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: true, embedded: false }, seed: 1, suites: ['conformance'], startedAt, finishedAt: new Date(), warmup: { durationMs: 1, ok: true }, secrets: [target.keyA, target.keyB] });
+      const report = buildRunReport({
+        results,
+        target: { baseUrl: proxy.baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: true, embedded: false },
+        seed: 1,
+        suites: ['conformance'],
+        startedAt,
+        finishedAt: new Date(),
+        warmup: { durationMs: 1, ok: true },
+        secrets: [target.keyA, target.keyB],
+      });
       expect(report.summary.must_failed).toBe(0);
       expect(report.overlap_by_area?.concurrency).toMatchObject({ achieved: false, answered_together: 1 });
       expect(renderMarkdown(report)).toMatch(/Overlap in `concurrency`: .*no overlap achieved/);

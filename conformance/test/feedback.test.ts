@@ -14,7 +14,12 @@ describe('feedback checks', () => {
     'FEEDBACK-MALFORMED-JSON': [
       {
         fault: 'fails on malformed feedback with 500 INTERNAL_ERROR',
-        mutation: () => ({ response: (received, sent) => (isFeedback(sent) && received.status === 400 ? answer(500, { error: { code: 'INTERNAL_ERROR', message: 'Internal error.', request_id: 'req_0000feedbac' } }) : received) }),
+        mutation: () => ({
+          response: (received, sent) =>
+            isFeedback(sent) && received.status === 400
+              ? answer(500, { error: { code: 'INTERNAL_ERROR', message: 'Internal error.', request_id: 'req_0000feedbac' } })
+              : received,
+        }),
       },
       {
         fault: 'accepts malformed feedback with 201',
@@ -22,7 +27,12 @@ describe('feedback checks', () => {
       },
       {
         fault: 'answers malformed feedback with 400 in a bare text body',
-        mutation: () => ({ response: (received, sent) => (isFeedback(sent) && received.status === 400 ? { ...received, headers: { ...received.headers, 'content-type': 'text/plain' }, body: Buffer.from('Bad Request') } : received) }),
+        mutation: () => ({
+          response: (received, sent) =>
+            isFeedback(sent) && received.status === 400
+              ? { ...received, headers: { ...received.headers, 'content-type': 'text/plain' }, body: Buffer.from('Bad Request') }
+              : received,
+        }),
       },
     ],
   });

@@ -10,16 +10,19 @@ const other = (project: Project): Project => (project === 'keyA' ? 'keyB' : 'key
  * A server that acts on `method` requests under `pathPrefix` as if they came from the owner:
  * the key of `caller` is swapped for the other project's before the request arrives.
  */
-const actsAsOwner = (caller: Project, method: string, pathPrefix: string) => (target: EmbeddedTarget): Mutation => ({
-  request: (sent: ProxiedRequest) =>
-    isOperation(sent, method, pathPrefix) && sent.headers.authorization === `Bearer ${target[caller]}`
-      ? { ...sent, headers: { ...sent.headers, authorization: `Bearer ${target[other(caller)]}` } }
-      : sent,
-});
+const actsAsOwner =
+  (caller: Project, method: string, pathPrefix: string) =>
+  (target: EmbeddedTarget): Mutation => ({
+    request: (sent: ProxiedRequest) =>
+      isOperation(sent, method, pathPrefix) && sent.headers.authorization === `Bearer ${target[caller]}`
+        ? { ...sent, headers: { ...sent.headers, authorization: `Bearer ${target[other(caller)]}` } }
+        : sent,
+  });
 
 /** A server that hides other projects' assets: 403 ASSET_FORBIDDEN turned into 404 ASSET_NOT_FOUND. */
 const hidesForeignAssets = (): Mutation => ({
-  response: (received) => (received.status === 403 ? rewriteJson({ ...received, status: 404 }, (body) => ({ error: { ...body.error, code: 'ASSET_NOT_FOUND' } })) : received),
+  response: (received) =>
+    received.status === 403 ? rewriteJson({ ...received, status: 404 }, (body) => ({ error: { ...body.error, code: 'ASSET_NOT_FOUND' } })) : received,
 });
 
 /**
@@ -29,7 +32,11 @@ const hidesForeignAssets = (): Mutation => ({
 const forbidsEveryone = (method: string, pathPrefix: string) => (): Mutation => ({
   answer: (sent: ProxiedRequest) =>
     isOperation(sent, method, pathPrefix)
-      ? { status: 403, headers: { 'content-type': 'application/json', 'x-request-id': 'req_403' }, body: Buffer.from('{"error":{"code":"ASSET_FORBIDDEN","message":"Forbidden.","request_id":"req_403"}}') }
+      ? {
+          status: 403,
+          headers: { 'content-type': 'application/json', 'x-request-id': 'req_403' },
+          body: Buffer.from('{"error":{"code":"ASSET_FORBIDDEN","message":"Forbidden.","request_id":"req_403"}}'),
+        }
       : undefined,
 });
 
@@ -38,17 +45,17 @@ describe('isolation checks', () => {
     'ISOLATION-GET-FORBIDDEN': [
       { fault: "lets project B read project A's assets", mutation: actsAsOwner('keyB', 'GET', '/v1/assets/') },
       { fault: 'answers 404 ASSET_NOT_FOUND for assets of other projects', mutation: hidesForeignAssets },
-      { fault: 'refuses every read of an asset, the owner\'s too', mutation: forbidsEveryone('GET', '/v1/assets/') },
+      { fault: "refuses every read of an asset, the owner's too", mutation: forbidsEveryone('GET', '/v1/assets/') },
     ],
     'ISOLATION-DELETE-FORBIDDEN': [
       { fault: "lets project B delete project A's assets", mutation: actsAsOwner('keyB', 'DELETE', '/v1/assets/') },
       { fault: 'answers 404 ASSET_NOT_FOUND for assets of other projects', mutation: hidesForeignAssets },
-      { fault: 'refuses every delete of an asset, the owner\'s too', mutation: forbidsEveryone('DELETE', '/v1/assets/') },
+      { fault: "refuses every delete of an asset, the owner's too", mutation: forbidsEveryone('DELETE', '/v1/assets/') },
     ],
     'ISOLATION-REFERENCE-FORBIDDEN': [
       { fault: "lets project B's decisions use project A's assets", mutation: actsAsOwner('keyB', 'POST', '/v1/decide') },
       { fault: 'answers 404 ASSET_NOT_FOUND for assets of other projects', mutation: hidesForeignAssets },
-      { fault: 'refuses every decision, the owner\'s too', mutation: forbidsEveryone('POST', '/v1/decide') },
+      { fault: "refuses every decision, the owner's too", mutation: forbidsEveryone('POST', '/v1/decide') },
     ],
     'ISOLATION-OWNER-UNAFFECTED': [
       { fault: "carries out project B's delete of project A's asset", mutation: actsAsOwner('keyB', 'DELETE', '/v1/assets/') },
@@ -60,7 +67,10 @@ describe('isolation checks', () => {
             response: (received, sent) => {
               const assetId = sent.path.split('/').pop() ?? '';
               if (isOperation(sent, 'DELETE', '/v1/assets/') && received.status === 403) refused.add(assetId);
-              if (isOperation(sent, 'GET', '/v1/assets/') && refused.has(assetId)) return rewriteJson({ ...received, status: 404 }, () => ({ error: { code: 'ASSET_NOT_FOUND', message: 'Deleted.', request_id: received.headers['x-request-id'] ?? null } }));
+              if (isOperation(sent, 'GET', '/v1/assets/') && refused.has(assetId))
+                return rewriteJson({ ...received, status: 404 }, () => ({
+                  error: { code: 'ASSET_NOT_FOUND', message: 'Deleted.', request_id: received.headers['x-request-id'] ?? null },
+                }));
               return received;
             },
           };
@@ -70,11 +80,11 @@ describe('isolation checks', () => {
     'ISOLATION-REVERSE-GET-DELETE-FORBIDDEN': [
       { fault: "lets project A read project B's assets", mutation: actsAsOwner('keyA', 'GET', '/v1/assets/') },
       { fault: "lets project A delete project B's assets", mutation: actsAsOwner('keyA', 'DELETE', '/v1/assets/') },
-      { fault: 'refuses every read of an asset, the owner\'s too', mutation: forbidsEveryone('GET', '/v1/assets/') },
+      { fault: "refuses every read of an asset, the owner's too", mutation: forbidsEveryone('GET', '/v1/assets/') },
     ],
     'ISOLATION-REVERSE-REFERENCE-FORBIDDEN': [
       { fault: "lets project A's decisions use project B's assets", mutation: actsAsOwner('keyA', 'POST', '/v1/decide') },
-      { fault: 'refuses every decision, the owner\'s too', mutation: forbidsEveryone('POST', '/v1/decide') },
+      { fault: "refuses every decision, the owner's too", mutation: forbidsEveryone('POST', '/v1/decide') },
     ],
   });
 });

@@ -35,7 +35,8 @@ function leakingExtractedText(leak: (received: ProxiedResponse, sent: ProxiedReq
       }
       return leak(received, sent, {
         ofAsset: (assetId) => texts.get(assetId),
-        referenced: () => [...sent.body.toString('utf8').matchAll(/asset_[A-Za-z0-9_-]{8,64}/g)].map((match) => texts.get(match[0])).find((text) => text !== undefined),
+        referenced: () =>
+          [...sent.body.toString('utf8').matchAll(/asset_[A-Za-z0-9_-]{8,64}/g)].map((match) => texts.get(match[0])).find((text) => text !== undefined),
       });
     },
   };

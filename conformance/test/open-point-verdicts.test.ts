@@ -36,8 +36,12 @@ const VERDICT_MODULES = [
 
 /** The files that declare checks. */
 const CHECK_FILES = [
-  ...readdirSync(join(root, 'conformance')).filter((file) => file.endsWith('.ts')).map((file) => `conformance/${file}`),
-  ...readdirSync(join(root, 'property')).filter((file) => file.endsWith('.ts')).map((file) => `property/${file}`),
+  ...readdirSync(join(root, 'conformance'))
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => `conformance/${file}`),
+  ...readdirSync(join(root, 'property'))
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => `property/${file}`),
 ];
 
 /** Top-level statements: each starts at a line in column 0 that is not a comment or a closing bracket. */
@@ -65,7 +69,7 @@ function declaredChecks(statement: string): Array<{ id: string; level: string; t
 }
 
 /** Checks (by id as written) whose MUST or SHOULD verdict reads the reference choice, directly or through a value of the same file. */
-export function referenceReadingVerdicts(source: string): string[] {
+function referenceReadingVerdicts(source: string): string[] {
   const statements = topLevelStatements(source);
   const tainted = new Set<string>();
   for (let grew = true; grew; ) {
@@ -150,5 +154,6 @@ export const c = area('x', [
 });`;
   expect(referenceReadingVerdicts(direct)).toEqual(['X-DIRECT']);
   expect(referenceReadingVerdicts(throughValue)).toEqual(['X-VALUE']);
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the id as the source text writes it, template placeholder included.
   expect(referenceReadingVerdicts(builder)).toEqual(['X-${name}']);
 });

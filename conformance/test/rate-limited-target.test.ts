@@ -14,7 +14,11 @@ function rateLimitEvery(nth: number): Mutation {
       seen += 1;
       if (seen % nth !== 0) return undefined;
       const body = { error: { code: 'RATE_LIMITED', message: 'Too many requests.', request_id: `req_${seen.toString(16).padStart(8, '0')}` } };
-      return { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '0', 'x-request-id': body.error.request_id }, body: Buffer.from(JSON.stringify(body)) };
+      return {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '0', 'x-request-id': body.error.request_id },
+        body: Buffer.from(JSON.stringify(body)),
+      };
     },
   };
 }

@@ -8,12 +8,29 @@ const isHealth = (sent: ProxiedRequest) => isOperation(sent, 'GET', '/health');
 describe('service checks', () => {
   proveChecks('service', {
     'SERVICE-OPENAPI-DOCUMENT': [
-      { fault: 'serves an OpenAPI 3.0 document', mutation: () => ({ response: (received, sent) => (isOpenApi(sent) ? rewriteJson(received, (document) => ({ ...document, openapi: '3.0.3' })) : received) }) },
+      {
+        fault: 'serves an OpenAPI 3.0 document',
+        mutation: () => ({
+          response: (received, sent) => (isOpenApi(sent) ? rewriteJson(received, (document) => ({ ...document, openapi: '3.0.3' })) : received),
+        }),
+      },
       {
         fault: 'serves the document as YAML',
-        mutation: () => ({ response: (received, sent) => (isOpenApi(sent) ? { ...received, headers: { ...received.headers, 'content-type': 'application/yaml' }, body: Buffer.from('openapi: 3.1.0\ninfo:\n  title: Decision Service API\n') } : received) }),
+        mutation: () => ({
+          response: (received, sent) =>
+            isOpenApi(sent)
+              ? {
+                  ...received,
+                  headers: { ...received.headers, 'content-type': 'application/yaml' },
+                  body: Buffer.from('openapi: 3.1.0\ninfo:\n  title: Decision Service API\n'),
+                }
+              : received,
+        }),
       },
-      { fault: 'requires a key for /openapi.json', mutation: () => ({ response: (received, sent) => (isOpenApi(sent) && !sent.headers.authorization ? { ...received, status: 401 } : received) }) },
+      {
+        fault: 'requires a key for /openapi.json',
+        mutation: () => ({ response: (received, sent) => (isOpenApi(sent) && !sent.headers.authorization ? { ...received, status: 401 } : received) }),
+      },
     ],
     'SERVICE-HEALTH-ANSWERS': [
       { fault: 'answers /health with 503', mutation: () => ({ response: (received, sent) => (isHealth(sent) ? { ...received, status: 503 } : received) }) },
@@ -23,7 +40,12 @@ describe('service checks', () => {
         fault: 'describes no feedback endpoint',
         mutation: () => ({
           response: (received, sent) =>
-            isOpenApi(sent) ? rewriteJson(received, (document) => ({ ...document, paths: Object.fromEntries(Object.entries(document.paths).filter(([path]) => path !== '/v1/feedback')) })) : received,
+            isOpenApi(sent)
+              ? rewriteJson(received, (document) => ({
+                  ...document,
+                  paths: Object.fromEntries(Object.entries(document.paths).filter(([path]) => path !== '/v1/feedback')),
+                }))
+              : received,
         }),
       },
       {

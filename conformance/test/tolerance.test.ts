@@ -14,7 +14,9 @@ function withExtraFields(body: any): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const extended: any = { ...body, service_tier: 'beta', trace: { region: 'eu-west', shard: 7 } };
   if (typeof body.answers === 'object' && body.answers !== null) {
-    extended.answers = Object.fromEntries(Object.entries(body.answers).map(([id, answer]) => [id, { ...(answer as object), calibration: 'v2', explanation: null }]));
+    extended.answers = Object.fromEntries(
+      Object.entries(body.answers).map(([id, answer]) => [id, { ...(answer as object), calibration: 'v2', explanation: null }]),
+    );
   }
   if (typeof body.usage === 'object' && body.usage !== null) extended.usage = { ...body.usage, cached_input_tokens: 0 };
   if (typeof body.error === 'object' && body.error !== null) extended.error = { ...body.error, docs_url: 'https://docs.example/errors', retryable: false };
@@ -28,9 +30,7 @@ beforeAll(async () => {
   target = await startEmbeddedTarget();
   proxy = await startMutatingProxy(target.baseUrl, {
     response: (received, sent) =>
-      sent.path === '/openapi.json'
-        ? received
-        : { ...rewriteJson(received, withExtraFields), headers: { ...received.headers, 'x-served-by': 'edge-3' } },
+      sent.path === '/openapi.json' ? received : { ...rewriteJson(received, withExtraFields), headers: { ...received.headers, 'x-served-by': 'edge-3' } },
   });
 });
 afterAll(async () => {

@@ -19,7 +19,9 @@ function tablesOf(doc: JsonObject): Map<string, { codes: JsonObject; pointer: st
   const schemas = isObject(components.schemas) ? components.schemas : {};
   return new Map(
     Object.entries(schemas).flatMap(([name, schema]) =>
-      isObject(schema) && isObject(schema['x-codes']) ? [[name, { codes: schema['x-codes'], pointer: child('/components/schemas', name, 'x-codes') }] as const] : [],
+      isObject(schema) && isObject(schema['x-codes'])
+        ? [[name, { codes: schema['x-codes'], pointer: child('/components/schemas', name, 'x-codes') }] as const]
+        : [],
     ),
   );
 }
@@ -44,15 +46,25 @@ function compareErrorCodes({ pair, collector }: DocumentStage): void {
         collector.report(moved ? RULES.statusChanged : RULES.statusStated, {
           oldPointer,
           newPointer,
-          message: moved ? `Error code ${code} moved from status ${String(oldStatus)} to ${String(newStatus)}.` : `Error code ${code} ${newStatus === null ? `no longer states a status (was ${String(oldStatus)})` : `now states status ${String(newStatus)}`}.`,
+          message: moved
+            ? `Error code ${code} moved from status ${String(oldStatus)} to ${String(newStatus)}.`
+            : `Error code ${code} ${newStatus === null ? `no longer states a status (was ${String(oldStatus)})` : `now states status ${String(newStatus)}`}.`,
         });
       }
       if (isObject(entry) && entry.condition !== next.condition) {
-        collector.report(RULES.conditionChanged, { oldPointer, newPointer, message: `The condition of error code ${code} changed to "${String(next.condition)}".` });
+        collector.report(RULES.conditionChanged, {
+          oldPointer,
+          newPointer,
+          message: `The condition of error code ${code} changed to "${String(next.condition)}".`,
+        });
       }
     }
     for (const code of Object.keys(now.codes).filter((c) => !(c in was.codes))) {
-      collector.report(RULES.added, { oldPointer: was.pointer, newPointer: child(now.pointer, code), message: `Error code ${code} was added to the error-code table.` });
+      collector.report(RULES.added, {
+        oldPointer: was.pointer,
+        newPointer: child(now.pointer, code),
+        message: `Error code ${code} was added to the error-code table.`,
+      });
     }
   }
 }

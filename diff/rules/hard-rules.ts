@@ -9,13 +9,23 @@ import { child, nodesOnPath } from '../pointer.ts';
 import { canonical } from '../schema-walk.ts';
 
 const RULES = {
-  schemaChanged: rule('hard-rule-schema-changed', 'document', 'info', 'a schema citing a hard-rule seed section changed in a way no other rule classifies (descriptions, examples, extensions)'),
+  schemaChanged: rule(
+    'hard-rule-schema-changed',
+    'document',
+    'info',
+    'a schema citing a hard-rule seed section changed in a way no other rule classifies (descriptions, examples, extensions)',
+  ),
   sectionChanged: rule('hard-rule-section-changed', 'document', 'info', 'a seed section gained or lost hard_rules, or was added or removed'),
 };
 
 function hardSectionsOf(doc: JsonObject): Map<string, string> {
   const list = Array.isArray(doc['x-seed-sections']) ? doc['x-seed-sections'] : [];
-  return new Map(list.filter(isObject).filter((s) => s.hard_rules === true).map((s) => [String(s.id), `${String(s.id)} ${String(s.title)}`]));
+  return new Map(
+    list
+      .filter(isObject)
+      .filter((s) => s.hard_rules === true)
+      .map((s) => [String(s.id), `${String(s.id)} ${String(s.title)}`]),
+  );
 }
 
 /** The hard-rule sections cited by the deepest node on the way to `pointer` that cites any. */
@@ -54,10 +64,19 @@ function compareHardRuleSchemas({ pair, collector, findings: explained }: Collec
     const sections = citedHardSections(pair.new, pointer, hard);
     if (sections.length === 0) continue;
     if (explained.some((f) => within(f.oldPointer, pointer) || within(f.newPointer, pointer))) continue;
-    collector.report(RULES.schemaChanged, { oldPointer: pointer, newPointer: pointer, message: `Schema ${name}, which states hard rules of seed section ${sections.join(', ')}, changed in a way no other rule classifies (a description, an example, an extension, or a keyword that admits the same values).` });
+    collector.report(RULES.schemaChanged, {
+      oldPointer: pointer,
+      newPointer: pointer,
+      message: `Schema ${name}, which states hard rules of seed section ${sections.join(', ')}, changed in a way no other rule classifies (a description, an example, an extension, or a keyword that admits the same values).`,
+    });
   }
 
-  const sectionsOf = (doc: JsonObject) => new Map((Array.isArray(doc['x-seed-sections']) ? doc['x-seed-sections'] : []).filter(isObject).map((s, index) => [String(s.id), { hard: s.hard_rules === true, index }]));
+  const sectionsOf = (doc: JsonObject) =>
+    new Map(
+      (Array.isArray(doc['x-seed-sections']) ? doc['x-seed-sections'] : [])
+        .filter(isObject)
+        .map((s, index) => [String(s.id), { hard: s.hard_rules === true, index }]),
+    );
   const oldSections = sectionsOf(pair.old);
   const newSections = sectionsOf(pair.new);
   for (const id of new Set([...oldSections.keys(), ...newSections.keys()])) {
@@ -73,4 +92,10 @@ function compareHardRuleSchemas({ pair, collector, findings: explained }: Collec
   }
 }
 
-export const hardRuleFamily: RuleFamily = { name: 'hard rules', stage: 'collected', rules: Object.values(RULES), compare: compareHardRuleSchemas, amend: tagHardRuleSections };
+export const hardRuleFamily: RuleFamily = {
+  name: 'hard rules',
+  stage: 'collected',
+  rules: Object.values(RULES),
+  compare: compareHardRuleSchemas,
+  amend: tagHardRuleSections,
+};

@@ -7,7 +7,12 @@ import type { DocumentStage, RuleFamily } from '../family.ts';
 import { child } from '../pointer.ts';
 
 const RULES = {
-  decreased: rule('request-media-limit-decreased', 'request', 'breaking', 'a media limit (x-media-limits count, x-families size, pages or seconds) went down or was added'),
+  decreased: rule(
+    'request-media-limit-decreased',
+    'request',
+    'breaking',
+    'a media limit (x-media-limits count, x-families size, pages or seconds) went down or was added',
+  ),
   increased: rule('request-media-limit-increased', 'request', 'non-breaking', 'a media limit went up or was removed'),
   codeChanged: rule('media-limit-code-changed', 'response', 'breaking', 'the error code answered over a media limit changed'),
   typeRemoved: rule('upload-type-removed', 'request', 'breaking', 'an upload family no longer accepts a MIME type'),
@@ -57,14 +62,26 @@ function compareMediaLimits({ pair, collector }: DocumentStage): void {
       });
     }
     if (was.code !== undefined && was.code !== now.code) {
-      collector.report(RULES.codeChanged, { oldPointer: child(pointer, 'code'), newPointer: child(pointer, 'code'), message: `Over the ${kind} limit, the error code ${String(was.code)} became ${String(now.code ?? 'none')}.` });
+      collector.report(RULES.codeChanged, {
+        oldPointer: child(pointer, 'code'),
+        newPointer: child(pointer, 'code'),
+        message: `Over the ${kind} limit, the error code ${String(was.code)} became ${String(now.code ?? 'none')}.`,
+      });
     }
     const types = (entry: JsonObject) => (Array.isArray(entry.types) ? entry.types.map(String) : []);
     for (const type of types(was).filter((t) => !types(now).includes(t))) {
-      collector.report(RULES.typeRemoved, { oldPointer: child(pointer, 'types'), newPointer: child(pointer, 'types'), message: `Uploads of the ${kind} family no longer accept ${type}.` });
+      collector.report(RULES.typeRemoved, {
+        oldPointer: child(pointer, 'types'),
+        newPointer: child(pointer, 'types'),
+        message: `Uploads of the ${kind} family no longer accept ${type}.`,
+      });
     }
     for (const type of types(now).filter((t) => !types(was).includes(t))) {
-      collector.report(RULES.typeAdded, { oldPointer: child(pointer, 'types'), newPointer: child(pointer, 'types'), message: `Uploads of the ${kind} family now accept ${type}.` });
+      collector.report(RULES.typeAdded, {
+        oldPointer: child(pointer, 'types'),
+        newPointer: child(pointer, 'types'),
+        message: `Uploads of the ${kind} family now accept ${type}.`,
+      });
     }
   }
 }

@@ -25,7 +25,12 @@ function compareOpenPoints({ pair, collector }: DocumentStage): void {
   for (const [id, was] of before) {
     const now = after.get(id);
     if (!now) {
-      collector.report(RULES.removed, { oldPointer: was.pointer, newPointer: '/x-open-points', openPoint: id, message: `Open point ${id} was removed from x-open-points.` });
+      collector.report(RULES.removed, {
+        oldPointer: was.pointer,
+        newPointer: '/x-open-points',
+        openPoint: id,
+        message: `Open point ${id} was removed from x-open-points.`,
+      });
     } else if (canonical(was.point['x-reference-choice']) !== canonical(now.point['x-reference-choice'])) {
       const summary = (point: JsonObject) => (isObject(point['x-reference-choice']) ? String(point['x-reference-choice'].summary ?? '') : '');
       collector.report(RULES.choiceChanged, {
@@ -37,7 +42,13 @@ function compareOpenPoints({ pair, collector }: DocumentStage): void {
     }
   }
   for (const [id, now] of after) {
-    if (!before.has(id)) collector.report(RULES.added, { oldPointer: '/x-open-points', newPointer: now.pointer, openPoint: id, message: `Open point ${id} was added: ${String(now.point.open ?? '')}` });
+    if (!before.has(id))
+      collector.report(RULES.added, {
+        oldPointer: '/x-open-points',
+        newPointer: now.pointer,
+        openPoint: id,
+        message: `Open point ${id} was added: ${String(now.point.open ?? '')}`,
+      });
   }
 }
 
@@ -56,4 +67,10 @@ function tagOpenPoints({ pair }: Run, findings: Finding[]): void {
   }
 }
 
-export const openPointFamily: RuleFamily = { name: 'open points', stage: 'document', rules: Object.values(RULES), compare: compareOpenPoints, amend: tagOpenPoints };
+export const openPointFamily: RuleFamily = {
+  name: 'open points',
+  stage: 'document',
+  rules: Object.values(RULES),
+  compare: compareOpenPoints,
+  amend: tagOpenPoints,
+};

@@ -33,16 +33,33 @@ function comparePaths({ paths, collector }: DocumentStage): void {
   const methodsOf = (item: JsonObject) => METHODS.filter((m) => isObject(item[m]));
   for (const { old: was, new: now } of paths) {
     if (was && !now) {
-      collector.report(PATH_RULES.pathRemoved, { oldPointer: was.pointer, newPointer: '/paths', operation: was.path, message: `Path ${was.path} was removed with all its operations (${methodsOf(was.item).map((m) => m.toUpperCase()).join(', ')}).` });
+      collector.report(PATH_RULES.pathRemoved, {
+        oldPointer: was.pointer,
+        newPointer: '/paths',
+        operation: was.path,
+        message: `Path ${was.path} was removed with all its operations (${methodsOf(was.item)
+          .map((m) => m.toUpperCase())
+          .join(', ')}).`,
+      });
     } else if (!was && now) {
       collector.report(PATH_RULES.pathAdded, { oldPointer: '/paths', newPointer: now.pointer, operation: now.path, message: `Path ${now.path} was added.` });
     } else if (was && now) {
       for (const method of METHODS) {
         const label = `${method.toUpperCase()} ${now.path}`;
         if (isObject(was.item[method]) && !isObject(now.item[method])) {
-          collector.report(PATH_RULES.operationRemoved, { oldPointer: child(was.pointer, method), newPointer: now.pointer, operation: `${method.toUpperCase()} ${was.path}`, message: `${method.toUpperCase()} ${was.path} was removed.` });
+          collector.report(PATH_RULES.operationRemoved, {
+            oldPointer: child(was.pointer, method),
+            newPointer: now.pointer,
+            operation: `${method.toUpperCase()} ${was.path}`,
+            message: `${method.toUpperCase()} ${was.path} was removed.`,
+          });
         } else if (!isObject(was.item[method]) && isObject(now.item[method])) {
-          collector.report(PATH_RULES.operationAdded, { oldPointer: was.pointer, newPointer: child(now.pointer, method), operation: label, message: `${label} was added.` });
+          collector.report(PATH_RULES.operationAdded, {
+            oldPointer: was.pointer,
+            newPointer: child(now.pointer, method),
+            operation: label,
+            message: `${label} was added.`,
+          });
         }
       }
     }
@@ -62,9 +79,15 @@ const schemesOf = (requirements: JsonObject[]) => requirements.map((r) => Object
 function compareOperationBasics(ctx: OperationContext): void {
   const oldId = ctx.old.operation.operationId;
   const newId = ctx.new.operation.operationId;
-  const report = (r: Rule, message: string, oldPointer = ctx.old.pointer, newPointer = ctx.new.pointer) => ctx.collector.report(r, { oldPointer, newPointer, operation: ctx.label, message });
+  const report = (r: Rule, message: string, oldPointer = ctx.old.pointer, newPointer = ctx.new.pointer) =>
+    ctx.collector.report(r, { oldPointer, newPointer, operation: ctx.label, message });
   if (oldId !== undefined && oldId !== newId) {
-    report(RULES.operationIdChanged, `The operationId of ${ctx.label} changed from "${String(oldId)}" to "${String(newId)}".`, child(ctx.old.pointer, 'operationId'), child(ctx.new.pointer, 'operationId'));
+    report(
+      RULES.operationIdChanged,
+      `The operationId of ${ctx.label} changed from "${String(oldId)}" to "${String(newId)}".`,
+      child(ctx.old.pointer, 'operationId'),
+      child(ctx.new.pointer, 'operationId'),
+    );
   }
   const before = requirementsOf(ctx.pair.old, ctx.old.operation);
   const after = requirementsOf(ctx.pair.new, ctx.new.operation);
@@ -86,18 +109,27 @@ function compareSecuritySchemes({ pair, collector }: DocumentStage): void {
   };
   const before = schemesIn(pair.old);
   const after = schemesIn(pair.new);
-  const essentials = (scheme: Json | undefined) => (isObject(scheme) ? canonical({ type: scheme.type ?? null, scheme: scheme.scheme ?? null, in: scheme.in ?? null, name: scheme.name ?? null }) : 'none');
+  const essentials = (scheme: Json | undefined) =>
+    isObject(scheme) ? canonical({ type: scheme.type ?? null, scheme: scheme.scheme ?? null, in: scheme.in ?? null, name: scheme.name ?? null }) : 'none';
   for (const [name, scheme] of Object.entries(before)) {
     if (essentials(scheme) === essentials(after[name])) continue;
     const pointer = `/components/securitySchemes/${name}`;
     collector.report(SCHEME_RULES.securitySchemeChanged, {
       oldPointer: pointer,
       newPointer: name in after ? pointer : '/components/securitySchemes',
-      message: name in after ? `Security scheme "${name}" changed: ${essentials(scheme)} became ${essentials(after[name])}.` : `Security scheme "${name}" was removed.`,
+      message:
+        name in after
+          ? `Security scheme "${name}" changed: ${essentials(scheme)} became ${essentials(after[name])}.`
+          : `Security scheme "${name}" was removed.`,
     });
   }
 }
 
 export const pathFamily: RuleFamily = { name: 'paths', stage: 'document', rules: Object.values(PATH_RULES), compare: comparePaths };
 export const operationFamily: RuleFamily = { name: 'operations', stage: 'operation', rules: Object.values(RULES), compare: compareOperationBasics };
-export const securitySchemeFamily: RuleFamily = { name: 'security schemes', stage: 'document', rules: Object.values(SCHEME_RULES), compare: compareSecuritySchemes };
+export const securitySchemeFamily: RuleFamily = {
+  name: 'security schemes',
+  stage: 'document',
+  rules: Object.values(SCHEME_RULES),
+  compare: compareSecuritySchemes,
+};

@@ -64,7 +64,12 @@ function compareParameters(ctx: OperationContext): void {
     const moved = added.find((p) => p.name.toLowerCase() === gone.name.toLowerCase() && p.in !== gone.in);
     if (renamed) {
       added.splice(added.indexOf(renamed), 1);
-      report(gone.in === 'path' ? RULES.pathRenamed : RULES.renamed, gone.pointer, renamed.pointer, `The ${gone.in} parameter "${gone.name}" of ${ctx.label} was renamed to "${renamed.name}".`);
+      report(
+        gone.in === 'path' ? RULES.pathRenamed : RULES.renamed,
+        gone.pointer,
+        renamed.pointer,
+        `The ${gone.in} parameter "${gone.name}" of ${ctx.label} was renamed to "${renamed.name}".`,
+      );
       compareParameter(ctx, gone, renamed);
     } else if (moved) {
       added.splice(added.indexOf(moved), 1);
@@ -74,7 +79,12 @@ function compareParameters(ctx: OperationContext): void {
     }
   }
   for (const fresh of added) {
-    report(fresh.required ? RULES.addedRequired : RULES.addedOptional, ctx.old.pointer, fresh.pointer, `${fresh.required ? 'Required' : 'Optional'} ${fresh.in} parameter "${fresh.name}" was added to ${ctx.label}.`);
+    report(
+      fresh.required ? RULES.addedRequired : RULES.addedOptional,
+      ctx.old.pointer,
+      fresh.pointer,
+      `${fresh.required ? 'Required' : 'Optional'} ${fresh.in} parameter "${fresh.name}" was added to ${ctx.label}.`,
+    );
   }
   for (const [key, was] of before) {
     const now = after.get(key);
@@ -84,12 +94,26 @@ function compareParameters(ctx: OperationContext): void {
 
 function compareParameter(ctx: OperationContext, was: Parameter, now: Parameter): void {
   if (!was.required && now.required) {
-    ctx.collector.report(RULES.becameRequired, { oldPointer: was.pointer, newPointer: now.pointer, operation: ctx.label, message: `The ${now.in} parameter "${now.name}" of ${ctx.label} became required.` });
+    ctx.collector.report(RULES.becameRequired, {
+      oldPointer: was.pointer,
+      newPointer: now.pointer,
+      operation: ctx.label,
+      message: `The ${now.in} parameter "${now.name}" of ${ctx.label} became required.`,
+    });
   } else if (was.required && !now.required) {
-    ctx.collector.report(RULES.becameOptional, { oldPointer: was.pointer, newPointer: now.pointer, operation: ctx.label, message: `The ${now.in} parameter "${now.name}" of ${ctx.label} became optional.` });
+    ctx.collector.report(RULES.becameOptional, {
+      oldPointer: was.pointer,
+      newPointer: now.pointer,
+      operation: ctx.label,
+      message: `The ${now.in} parameter "${now.name}" of ${ctx.label} became optional.`,
+    });
   }
   if (was.definition.schema !== undefined && now.definition.schema !== undefined) {
-    ctx.walkSchemas('request', { node: was.definition.schema, pointer: child(was.pointer, 'schema') }, { node: now.definition.schema, pointer: child(now.pointer, 'schema') });
+    ctx.walkSchemas(
+      'request',
+      { node: was.definition.schema, pointer: child(was.pointer, 'schema') },
+      { node: now.definition.schema, pointer: child(now.pointer, 'schema') },
+    );
   }
 }
 

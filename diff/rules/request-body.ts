@@ -25,9 +25,13 @@ function bodyOf(ctx: OperationContext, side: 'old' | 'new'): { body?: JsonObject
 function compareRequestBody(ctx: OperationContext): void {
   const before = bodyOf(ctx, 'old');
   const after = bodyOf(ctx, 'new');
-  const report = (r: Rule, message: string, oldPointer = before.pointer, newPointer = after.pointer) => ctx.collector.report(r, { oldPointer, newPointer, operation: ctx.label, message });
+  const report = (r: Rule, message: string, oldPointer = before.pointer, newPointer = after.pointer) =>
+    ctx.collector.report(r, { oldPointer, newPointer, operation: ctx.label, message });
   if (!before.body && !after.body) return;
-  if (before.body && !after.body) return report(RULES.removed, `${ctx.label} no longer takes a request body.`);
+  if (before.body && !after.body) {
+    report(RULES.removed, `${ctx.label} no longer takes a request body.`);
+    return;
+  }
   const wasRequired = before.body?.required === true;
   const isRequired = after.body?.required === true;
   if (!wasRequired && isRequired) report(RULES.becameRequired, `The request body of ${ctx.label} is now required.`);
@@ -49,7 +53,12 @@ function compareRequestBody(ctx: OperationContext): void {
     }
   }
   for (const mediaType of Object.keys(newContent).filter((type) => !(type in oldContent))) {
-    report(RULES.mediaTypeAdded, `${ctx.label} now also accepts a ${mediaType} body.`, child(before.pointer, 'content'), child(after.pointer, 'content', mediaType));
+    report(
+      RULES.mediaTypeAdded,
+      `${ctx.label} now also accepts a ${mediaType} body.`,
+      child(before.pointer, 'content'),
+      child(after.pointer, 'content', mediaType),
+    );
   }
 }
 

@@ -27,7 +27,8 @@ function compareResponses(ctx: OperationContext): void {
   const newResponses = isObject(ctx.new.operation.responses) ? ctx.new.operation.responses : {};
   const oldAt = child(ctx.old.pointer, 'responses');
   const newAt = child(ctx.new.pointer, 'responses');
-  const report = (r: Rule, oldPointer: string, newPointer: string, message: string) => ctx.collector.report(r, { oldPointer, newPointer, operation: ctx.label, message });
+  const report = (r: Rule, oldPointer: string, newPointer: string, message: string) =>
+    ctx.collector.report(r, { oldPointer, newPointer, operation: ctx.label, message });
 
   for (const [status, response] of Object.entries(oldResponses)) {
     if (!(status in newResponses)) {
@@ -63,12 +64,18 @@ function compareContent(ctx: OperationContext, status: string, before: At, after
     }
   }
   for (const mediaType of Object.keys(newContent).filter((type) => !(type in oldContent))) {
-    report(RULES.mediaTypeAdded, child(before.pointer, 'content'), child(after.pointer, 'content', mediaType), `The ${status} response of ${ctx.label} may now come as ${mediaType}.`);
+    report(
+      RULES.mediaTypeAdded,
+      child(before.pointer, 'content'),
+      child(after.pointer, 'content', mediaType),
+      `The ${status} response of ${ctx.label} may now come as ${mediaType}.`,
+    );
   }
 }
 
 function compareHeaders(ctx: OperationContext, status: string, before: At, after: At, report: Report): void {
-  const lower = (headers: Json | undefined) => new Map(Object.entries(isObject(headers) ? headers : {}).map(([name, header]) => [name.toLowerCase(), { name, header }]));
+  const lower = (headers: Json | undefined) =>
+    new Map(Object.entries(isObject(headers) ? headers : {}).map(([name, header]) => [name.toLowerCase(), { name, header }]));
   const oldHeaders = lower(before.node.headers);
   const newHeaders = lower(after.node.headers);
   for (const [key, { name, header }] of oldHeaders) {
@@ -80,14 +87,29 @@ function compareHeaders(ctx: OperationContext, status: string, before: At, after
     }
     const newHeader = located(ctx, 'new', match.header, child(after.pointer, 'headers', match.name));
     if (oldHeader.node.required === true && newHeader.node.required !== true) {
-      report(RULES.headerBecameOptional, oldHeader.pointer, newHeader.pointer, `The ${name} header of the ${status} response of ${ctx.label} is no longer always sent.`);
+      report(
+        RULES.headerBecameOptional,
+        oldHeader.pointer,
+        newHeader.pointer,
+        `The ${name} header of the ${status} response of ${ctx.label} is no longer always sent.`,
+      );
     }
     if (oldHeader.node.schema !== undefined && newHeader.node.schema !== undefined) {
-      ctx.walkSchemas('response', { node: oldHeader.node.schema, pointer: child(oldHeader.pointer, 'schema') }, { node: newHeader.node.schema, pointer: child(newHeader.pointer, 'schema') });
+      ctx.walkSchemas(
+        'response',
+        { node: oldHeader.node.schema, pointer: child(oldHeader.pointer, 'schema') },
+        { node: newHeader.node.schema, pointer: child(newHeader.pointer, 'schema') },
+      );
     }
   }
   for (const [key, { name }] of newHeaders) {
-    if (!oldHeaders.has(key)) report(RULES.headerAdded, before.pointer, child(after.pointer, 'headers', name), `The ${status} response of ${ctx.label} now carries the ${name} header.`);
+    if (!oldHeaders.has(key))
+      report(
+        RULES.headerAdded,
+        before.pointer,
+        child(after.pointer, 'headers', name),
+        `The ${status} response of ${ctx.label} now carries the ${name} header.`,
+      );
   }
 }
 

@@ -79,7 +79,8 @@ const compareSchemaComposition: SchemaRuleFamily = (walk, old, next, recurse) =>
     }
     for (const was of removed) {
       const oldAt = { pointer: child(old.pointer, keyword, was.index) };
-      if (keyword === 'allOf') reportAt(walk, bySide(walk, RULES.allOfMemberRemoved), oldAt, next, `allOf member ${labelOf(was)} of ${old.pointer} was removed.`);
+      if (keyword === 'allOf')
+        reportAt(walk, bySide(walk, RULES.allOfMemberRemoved), oldAt, next, `allOf member ${labelOf(was)} of ${old.pointer} was removed.`);
       else reportAt(walk, bySide(walk, RULES.variantRemoved), oldAt, next, `${keyword} variant ${labelOf(was)} of ${old.pointer} was removed.`);
     }
     for (const now of added) {
@@ -97,7 +98,10 @@ const compareSchemaComposition: SchemaRuleFamily = (walk, old, next, recurse) =>
   const oldPrefix = Array.isArray(old.schema.prefixItems) ? old.schema.prefixItems : [];
   const newPrefix = Array.isArray(next.schema.prefixItems) ? next.schema.prefixItems : [];
   for (let i = 0; i < Math.min(oldPrefix.length, newPrefix.length); i++) {
-    recurse({ node: oldPrefix[i] as Json, pointer: child(old.pointer, 'prefixItems', i) }, { node: newPrefix[i] as Json, pointer: child(next.pointer, 'prefixItems', i) });
+    recurse(
+      { node: oldPrefix[i] as Json, pointer: child(old.pointer, 'prefixItems', i) },
+      { node: newPrefix[i] as Json, pointer: child(next.pointer, 'prefixItems', i) },
+    );
   }
   for (const branch of ['then', 'else'] as const) {
     if (old.schema[branch] !== undefined && next.schema[branch] !== undefined) {
@@ -110,7 +114,13 @@ const compareSchemaComposition: SchemaRuleFamily = (walk, old, next, recurse) =>
     reportAt(walk, bySide(walk, RULES.conditionChanged), atKeyword(old, 'if'), atKeyword(next, 'if'), `The "if" condition of ${next.pointer} changed.`);
   }
   if (canonical(old.schema.not) !== canonical(next.schema.not)) {
-    reportAt(walk, bySide(walk, RULES.negationChanged), atKeyword(old, 'not'), atKeyword(next, 'not'), `The "not" subschema of ${next.pointer} changed: ${describeNegation(old.schema.not)} became ${describeNegation(next.schema.not)}.`);
+    reportAt(
+      walk,
+      bySide(walk, RULES.negationChanged),
+      atKeyword(old, 'not'),
+      atKeyword(next, 'not'),
+      `The "not" subschema of ${next.pointer} changed: ${describeNegation(old.schema.not)} became ${describeNegation(next.schema.not)}.`,
+    );
   }
 };
 
@@ -123,20 +133,44 @@ function compareDiscriminators(walk: Parameters<SchemaRuleFamily>[0], old: Schem
   if (!isObject(before) || !isObject(after)) return;
   const at = (node: SchemaNode) => ({ pointer: child(node.pointer, 'discriminator') });
   if (before.propertyName !== after.propertyName) {
-    reportAt(walk, DISCRIMINATOR.propertyChanged, at(old), at(next), `The discriminator of ${next.pointer} changed from "${String(before.propertyName)}" to "${String(after.propertyName)}".`);
+    reportAt(
+      walk,
+      DISCRIMINATOR.propertyChanged,
+      at(old),
+      at(next),
+      `The discriminator of ${next.pointer} changed from "${String(before.propertyName)}" to "${String(after.propertyName)}".`,
+    );
   }
   const oldMapping = mappingOf(old);
   const newMapping = mappingOf(next);
   for (const [value, ref] of Object.entries(oldMapping)) {
     const now = newMapping[value];
     if (now === undefined) {
-      reportAt(walk, DISCRIMINATOR.mappingChanged, at(old), at(next), `Discriminator value "${value}" of ${next.pointer} no longer maps to a schema (was ${ref}).`);
+      reportAt(
+        walk,
+        DISCRIMINATOR.mappingChanged,
+        at(old),
+        at(next),
+        `Discriminator value "${value}" of ${next.pointer} no longer maps to a schema (was ${ref}).`,
+      );
     } else if (now !== ref && !sameContent(walk, ref, now)) {
-      reportAt(walk, DISCRIMINATOR.mappingChanged, at(old), at(next), `Discriminator value "${value}" of ${next.pointer} now maps to ${now} instead of ${ref}.`);
+      reportAt(
+        walk,
+        DISCRIMINATOR.mappingChanged,
+        at(old),
+        at(next),
+        `Discriminator value "${value}" of ${next.pointer} now maps to ${now} instead of ${ref}.`,
+      );
     }
   }
   for (const value of Object.keys(newMapping).filter((candidate) => !(candidate in oldMapping))) {
-    reportAt(walk, DISCRIMINATOR.mappingAdded, at(old), at(next), `Discriminator value "${value}" was added to ${next.pointer} (maps to ${newMapping[value]}).`);
+    reportAt(
+      walk,
+      DISCRIMINATOR.mappingAdded,
+      at(old),
+      at(next),
+      `Discriminator value "${value}" was added to ${next.pointer} (maps to ${newMapping[value]}).`,
+    );
   }
 }
 
@@ -148,6 +182,5 @@ function sameContent(walk: Parameters<SchemaRuleFamily>[0], oldRef: string, newR
     return false;
   }
 }
-
 
 export const schemaCompositionFamily: RuleFamily = { name: 'schema composition', stage: 'schema', rules: FAMILY_RULES, compare: compareSchemaComposition };

@@ -65,7 +65,11 @@ const compareSchemaConstraints: SchemaRuleFamily = (walk, old, next) => {
     if (!wasNumber && !isNumber) continue;
     const narrowed = !wasNumber || (isNumber && (bound.kind === 'max' ? after < before : after > before));
     const rules = BOUND_RULES.get(bound.keyword)!;
-    const text = !wasNumber ? `now has ${bound.keyword} ${String(after)}` : !isNumber ? `no longer has ${bound.keyword} (was ${String(before)})` : `${bound.keyword} went from ${String(before)} to ${String(after)}`;
+    const text = !wasNumber
+      ? `now has ${bound.keyword} ${String(after)}`
+      : !isNumber
+        ? `no longer has ${bound.keyword} (was ${String(before)})`
+        : `${bound.keyword} went from ${String(before)} to ${String(after)}`;
     reportAt(walk, bySide(walk, narrowed ? rules.narrowed : rules.widened), old, next, `${next.pointer} ${text}.`);
   }
 

@@ -44,7 +44,13 @@ const compareSchemaProperties: SchemaRuleFamily = (walk, old, next, recurse) => 
     }
     if (!inOld && inNew) {
       const required = newRequired.has(name);
-      reportAt(walk, bySide(walk, required ? RULES.addedRequired : RULES.addedOptional), oldAt, newAt, `${required ? 'Required' : 'Optional'} property "${name}" was added to ${next.pointer}.`);
+      reportAt(
+        walk,
+        bySide(walk, required ? RULES.addedRequired : RULES.addedOptional),
+        oldAt,
+        newAt,
+        `${required ? 'Required' : 'Optional'} property "${name}" was added to ${next.pointer}.`,
+      );
     } else if (!oldRequired.has(name) && newRequired.has(name)) {
       reportAt(walk, bySide(walk, RULES.becameRequired), oldAt, newAt, `Property "${name}" of ${next.pointer} became required.`);
     } else if (oldRequired.has(name) && !newRequired.has(name)) {

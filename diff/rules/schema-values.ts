@@ -111,7 +111,13 @@ const compareSchemaValues: SchemaRuleFamily = (walk, old, next) => {
   const oldFormat = old.schema.format;
   const newFormat = next.schema.format;
   if (newFormat !== undefined && oldFormat !== newFormat) {
-    reportAt(walk, bySide(walk, RULES.formatChanged), old, next, `${where} format ${oldFormat === undefined ? 'is now' : `changed from "${String(oldFormat)}" to`} "${String(newFormat)}".`);
+    reportAt(
+      walk,
+      bySide(walk, RULES.formatChanged),
+      old,
+      next,
+      `${where} format ${oldFormat === undefined ? 'is now' : `changed from "${String(oldFormat)}" to`} "${String(newFormat)}".`,
+    );
   } else if (oldFormat !== undefined && newFormat === undefined) {
     reportAt(walk, bySide(walk, RULES.formatRemoved), old, next, `${where} no longer has format "${String(oldFormat)}".`);
   }

@@ -41,7 +41,13 @@ function compareSeedLimits({ pair, collector }: DocumentStage): void {
       if (removed.length > 0) report(RULES.valueRemoved, name, `Seed limit ${name} no longer lists ${removed.map(canonical).join(', ')}.`);
       if (added.length > 0) report(RULES.valueAdded, name, `Seed limit ${name} now also lists ${added.map(canonical).join(', ')}.`);
     } else {
-      report(RULES.changed, name, now === undefined ? `Seed limit ${name} was removed (was ${canonical(was)}).` : `Seed limit ${name} changed from ${canonical(was)} to ${canonical(now)}.`);
+      report(
+        RULES.changed,
+        name,
+        now === undefined
+          ? `Seed limit ${name} was removed (was ${canonical(was)}).`
+          : `Seed limit ${name} changed from ${canonical(was)} to ${canonical(now)}.`,
+      );
     }
   }
 }

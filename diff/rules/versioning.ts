@@ -5,8 +5,18 @@ import { rule } from '../findings.ts';
 import type { DocumentPair, Finding } from '../model.ts';
 
 const VERSION_RULES = {
-  majorChanged: rule('major-version-changed', 'document', 'info', 'the major version moved in both info.version and the /vN paths: breaking findings are reported as info (seed 9.2)'),
-  majorHalfChanged: rule('major-version-inconsistent', 'document', 'info', 'info.version and the /vN paths disagree on the new major version, so breaking findings stay breaking'),
+  majorChanged: rule(
+    'major-version-changed',
+    'document',
+    'info',
+    'the major version moved in both info.version and the /vN paths: breaking findings are reported as info (seed 9.2)',
+  ),
+  majorHalfChanged: rule(
+    'major-version-inconsistent',
+    'document',
+    'info',
+    'info.version and the /vN paths disagree on the new major version, so breaking findings stay breaking',
+  ),
   versionChanged: rule('info-version-changed', 'document', 'info', 'info.version changed within the same major version'),
 };
 
@@ -16,11 +26,23 @@ function compareVersions({ pair, majors, collector }: DocumentStage): void {
   const newVersion = version(pair.new);
   const paths = (list: number[]) => (list.length > 0 ? list.map((n) => `/v${n}`).join(', ') : 'none');
   if (majors.changed) {
-    collector.report(VERSION_RULES.majorChanged, { oldPointer: '/info/version', newPointer: '/info/version', message: `Major version ${majors.oldMajor} became ${majors.newMajor} (${oldVersion} to ${newVersion}; paths ${paths(majors.oldPathMajors)} to ${paths(majors.newPathMajors)}): changes that break clients are allowed under a new major version (seed 9.2).` });
+    collector.report(VERSION_RULES.majorChanged, {
+      oldPointer: '/info/version',
+      newPointer: '/info/version',
+      message: `Major version ${majors.oldMajor} became ${majors.newMajor} (${oldVersion} to ${newVersion}; paths ${paths(majors.oldPathMajors)} to ${paths(majors.newPathMajors)}): changes that break clients are allowed under a new major version (seed 9.2).`,
+    });
   } else if (majors.oldMajor !== majors.newMajor || paths(majors.oldPathMajors) !== paths(majors.newPathMajors)) {
-    collector.report(VERSION_RULES.majorHalfChanged, { oldPointer: '/info/version', newPointer: '/info/version', message: `info.version went from ${oldVersion} to ${newVersion} and the versioned paths from ${paths(majors.oldPathMajors)} to ${paths(majors.newPathMajors)}; a new major version needs both, so breaking changes stay breaking.` });
+    collector.report(VERSION_RULES.majorHalfChanged, {
+      oldPointer: '/info/version',
+      newPointer: '/info/version',
+      message: `info.version went from ${oldVersion} to ${newVersion} and the versioned paths from ${paths(majors.oldPathMajors)} to ${paths(majors.newPathMajors)}; a new major version needs both, so breaking changes stay breaking.`,
+    });
   } else if (oldVersion !== newVersion) {
-    collector.report(VERSION_RULES.versionChanged, { oldPointer: '/info/version', newPointer: '/info/version', message: `info.version went from ${oldVersion} to ${newVersion} within major version ${majors.newMajor ?? '?'}.` });
+    collector.report(VERSION_RULES.versionChanged, {
+      oldPointer: '/info/version',
+      newPointer: '/info/version',
+      message: `info.version went from ${oldVersion} to ${newVersion} within major version ${majors.newMajor ?? '?'}.`,
+    });
   }
 }
 
@@ -33,4 +55,10 @@ function downgradeUnderNewMajor({ majors }: Run, findings: Finding[]): void {
   }
 }
 
-export const versioningFamily: RuleFamily = { name: 'versioning', stage: 'document', rules: Object.values(VERSION_RULES), compare: compareVersions, amend: downgradeUnderNewMajor };
+export const versioningFamily: RuleFamily = {
+  name: 'versioning',
+  stage: 'document',
+  rules: Object.values(VERSION_RULES),
+  compare: compareVersions,
+  amend: downgradeUnderNewMajor,
+};

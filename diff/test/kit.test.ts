@@ -4,7 +4,6 @@ import { diffDocuments } from '../diff.ts';
 import { documentsOf } from './corpus/case.ts';
 import { kitCases } from './corpus/kit.ts';
 
-
 const byName = (fragment: string) => kitCases.find((c) => c.name.includes(fragment))!;
 
 test('an open point change carries the open point id', () => {
@@ -35,7 +34,12 @@ test('a new major version keeps every breaking finding, as info, marked as downg
 });
 
 test('a change to a node that documents an open point carries its id', () => {
-  const { old, changed } = documentsOf({ name: 'decide success status', change: (doc) => delete doc.paths['/v1/decide'].post.responses['200'], forward: [], reverse: [] });
+  const { old, changed } = documentsOf({
+    name: 'decide success status',
+    change: (doc) => delete doc.paths['/v1/decide'].post.responses['200'],
+    forward: [],
+    reverse: [],
+  });
   const finding = diffDocuments(old, changed).findings.find((f) => f.ruleId === 'response-status-removed')!;
   expect(finding).toMatchObject({ class: 'breaking', openPoint: 'decide-success-status' });
 });

@@ -55,14 +55,21 @@ test('every rule a compare function reports is in the catalogue, under its own f
   }
   for (const family of ruleFamilies) {
     const own = family.rules.map((r) => r.id);
-    expect([...observed.get(family.name)!.reported].filter((id) => !own.includes(id)), family.name).toEqual([]);
+    expect(
+      [...observed.get(family.name)!.reported].filter((id) => !own.includes(id)),
+      family.name,
+    ).toEqual([]);
   }
 });
 
 test('a family that reports a rule its entry does not list stops the comparison', () => {
   const versionCase = allCases.find((c) => c.forward.includes('info-version-changed'))!;
   const { old, changed } = documentsOf(versionCase);
-  const unlisted = ruleFamilies.map((family) => (family.name === 'versioning' ? { ...family, rules: family.rules.filter((r) => r.id !== 'info-version-changed') } : family));
-  expect(() => diffDocuments(old, changed, unlisted)).toThrow('diff rule family "versioning" reported info-version-changed, a rule its registry entry does not list');
+  const unlisted = ruleFamilies.map((family) =>
+    family.name === 'versioning' ? { ...family, rules: family.rules.filter((r) => r.id !== 'info-version-changed') } : family,
+  );
+  expect(() => diffDocuments(old, changed, unlisted)).toThrow(
+    'diff rule family "versioning" reported info-version-changed, a rule its registry entry does not list',
+  );
   expect(diffDocuments(old, changed).findings.map((f) => f.ruleId)).toContain('info-version-changed');
 });

@@ -30,9 +30,7 @@ function contentTypes(withProperties: boolean): string {
     '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
     '<Default Extension="xml" ContentType="application/xml"/>' +
     `<Override PartName="/word/document.xml" ContentType="${wordprocessingMain}"/>` +
-    (withProperties
-      ? '<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>'
-      : '') +
+    (withProperties ? '<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>' : '') +
     '</Types>'
   );
 }

@@ -32,7 +32,9 @@ function streamInfo(totalSamples: number): Uint8Array {
   bits.write(totalSamples, 36);
   const info = bits.finish();
   // MD5 of the decoded samples as signed little-endian 16-bit integers: all zero.
-  const signature = createHash('md5').update(new Uint8Array(totalSamples * 2)).digest();
+  const signature = createHash('md5')
+    .update(new Uint8Array(totalSamples * 2))
+    .digest();
   const data = concatBytes([info, signature]);
   // Metadata block header: last block, type 0 (STREAMINFO), 24-bit length.
   return concatBytes([new Uint8Array([0x80, 0, 0, data.length]), data]);

@@ -19,7 +19,8 @@ export function scannedPdf(pages: readonly (readonly string[])[], options: TextP
     const pageWidth = 612;
     const pageHeight = Math.round((picture.height * pageWidth) / picture.width);
     const page = pageObject(index);
-    objects[page] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pageWidth} ${pageHeight}] /Resources << /XObject << /Scan ${page + 2} 0 R >> >> /Contents ${page + 1} 0 R >>`;
+    objects[page] =
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pageWidth} ${pageHeight}] /Resources << /XObject << /Scan ${page + 2} 0 R >> >> /Contents ${page + 1} 0 R >>`;
     const content = `q ${pageWidth} 0 0 ${pageHeight} 0 0 cm /Scan Do Q`;
     objects[page + 1] = `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
     const compressed = Buffer.from(deflateSync(picture.grey, { level: 9 })).toString('latin1');

@@ -49,9 +49,14 @@ function drawText(lines: readonly string[], options: TextPictureOptions) {
 }
 
 /** The lines drawn as a PNG (or JPEG / WebP, for the other accepted image types). */
-export function textPicture(lines: readonly string[], type: 'image/png' | 'image/jpeg' | 'image/webp' = 'image/png', options: TextPictureOptions = {}): Uint8Array {
+export function textPicture(
+  lines: readonly string[],
+  type: 'image/png' | 'image/jpeg' | 'image/webp' = 'image/png',
+  options: TextPictureOptions = {},
+): Uint8Array {
   const { canvas } = drawText(lines, options);
-  const bytes = type === 'image/png' ? canvas.toBuffer('image/png') : type === 'image/jpeg' ? canvas.toBuffer('image/jpeg', 90) : canvas.toBuffer('image/webp', 90);
+  const bytes =
+    type === 'image/png' ? canvas.toBuffer('image/png') : type === 'image/jpeg' ? canvas.toBuffer('image/jpeg', 90) : canvas.toBuffer('image/webp', 90);
   return new Uint8Array(bytes);
 }
 

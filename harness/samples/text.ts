@@ -2,11 +2,9 @@
 // a server read the asset, and each contains non-ASCII characters so UTF-8 handling is exercised.
 import { utf8 } from './bytes.ts';
 
-export const plainTextSample =
-  'Invoice 2031 from Café Nord is due on 14 March. The amount is 420 euros.\n';
+export const plainTextSample = 'Invoice 2031 from Café Nord is due on 14 March. The amount is 420 euros.\n';
 
-export const markdownSample =
-  '# Invoice 2031\n\n- Supplier: **Café Nord**\n- Due: 14 March\n- Amount: 420 euros\n';
+export const markdownSample = '# Invoice 2031\n\n- Supplier: **Café Nord**\n- Due: 14 March\n- Amount: 420 euros\n';
 
 export const htmlSample =
   '<!DOCTYPE html>\n<html><head><title>Invoice 2031</title><style>p { color: red; }</style>' +

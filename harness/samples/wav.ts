@@ -55,7 +55,8 @@ export function wavClip(segments: readonly WavSegment[], options: WavClipOptions
   });
   const format = concatBytes([u16le(1), u16le(channels), u32le(sampleRate), u32le(sampleRate * 2 * channels), u16le(2 * channels), u16le(16)]);
   const chunks = [riffChunk('fmt ', format)];
-  if (options.comment !== undefined) chunks.push(riffChunk('LIST', concatBytes([latin1('INFO'), riffChunk('ICMT', concatBytes([latin1(options.comment), new Uint8Array([0])]))])));
+  if (options.comment !== undefined)
+    chunks.push(riffChunk('LIST', concatBytes([latin1('INFO'), riffChunk('ICMT', concatBytes([latin1(options.comment), new Uint8Array([0])]))])));
   chunks.push(riffChunk('data', out));
   const body = concatBytes(chunks);
   return concatBytes([latin1('RIFF'), u32le(4 + body.length), latin1('WAVE'), body]);

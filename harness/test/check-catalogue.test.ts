@@ -14,7 +14,9 @@ test('unique ids: every check by its id', () => {
 });
 
 test('a second check under the same id is refused, naming the suite and the id', () => {
-  expect(() => checksById([check('A-ONE', 'first'), check('A-TWO', 'second'), check('A-ONE', 'again')], 'property')).toThrow('Duplicate property check id A-ONE');
+  expect(() => checksById([check('A-ONE', 'first'), check('A-TWO', 'second'), check('A-ONE', 'again')], 'property')).toThrow(
+    'Duplicate property check id A-ONE',
+  );
 });
 
 test('both catalogues the kit ships have unique ids', () => {

@@ -192,7 +192,13 @@ describe('audio', () => {
   });
 
   it('a clip of tones and silences is a WAV of its segments, rate and channels, with its comment as metadata', async () => {
-    const bytes = wavClip([{ seconds: 1.5, amplitude: 0.5 }, { seconds: 0.5, amplitude: 0 }], { sampleRate: 22050, channels: 2, comment: 'note 42' });
+    const bytes = wavClip(
+      [
+        { seconds: 1.5, amplitude: 0.5 },
+        { seconds: 0.5, amplitude: 0 },
+      ],
+      { sampleRate: 22050, channels: 2, comment: 'note 42' },
+    );
     expect(await sniffed(bytes)).toBe('audio/wav');
     const metadata = await parseBuffer(bytes, { mimeType: 'audio/wav' }, { duration: true });
     expect(metadata.format).toMatchObject({ sampleRate: 22050, numberOfChannels: 2, bitsPerSample: 16, duration: 2 });

@@ -56,8 +56,14 @@ const callerId = (index: number) => `overlap-${index}-${Date.now()}`;
 /** A decide the good server refuses (400): no questions. */
 const invalidDecide = { context: 'I was charged twice.', questions: {} };
 /** A decide whose one question and its options are named after `index`. */
-const decideNumbered = (index: number) => ({ context: 'I was charged twice for order 1182.', questions: { [`question_${index}`]: choiceQuestion({ [`refund_${index}`]: 'A refund', [`delivery_${index}`]: 'A delivery' }) } });
-const answeredIds = (reply: Reply) => ({ questions: Object.keys(reply.json?.answers ?? {}), options: Object.keys(Object.values<any>(reply.json?.answers ?? {})[0]?.probabilities ?? {}) });
+const decideNumbered = (index: number) => ({
+  context: 'I was charged twice for order 1182.',
+  questions: { [`question_${index}`]: choiceQuestion({ [`refund_${index}`]: 'A refund', [`delivery_${index}`]: 'A delivery' }) },
+});
+const answeredIds = (reply: Reply) => ({
+  questions: Object.keys(reply.json?.answers ?? {}),
+  options: Object.keys(Object.values<any>(reply.json?.answers ?? {})[0]?.probabilities ?? {}),
+});
 const ownIds = (index: number) => ({ questions: [`question_${index}`], options: [`refund_${index}`, `delivery_${index}`] });
 const textFile = (index: number) => Buffer.from(`Upload number ${index}: the invoice of order ${1000 + index} was charged twice.${'!'.repeat(index)}\n`);
 /** Uploads of the bursts differ in content, size and type. */
@@ -144,7 +150,10 @@ describe('uploadIdRace', () => {
       expect(new Set(ids).size).toBeLessThan(N);
       const reads = await oneAtATime(N, (index) => clientOf(index).getAsset(ids[index]!));
       // A read by the uploader gives back another upload of the burst: its sha256, size and type.
-      const others = (index: number) => Array.from({ length: N }, (_, other) => other).filter((other) => other !== index).map((other) => JSON.stringify(describedAs(other)));
+      const others = (index: number) =>
+        Array.from({ length: N }, (_, other) => other)
+          .filter((other) => other !== index)
+          .map((other) => JSON.stringify(describedAs(other)));
       const anotherUpload = reads.filter((reply, index) => reply.status === 200 && others(index).includes(JSON.stringify(describedIn(reply))));
       expect(anotherUpload.length).toBeGreaterThan(0);
     });
@@ -203,7 +212,20 @@ describe('errorsUnderOverlap', () => {
 // catching these servers is its job. Against the default profile every one of these areas runs;
 // against the alternate profile (other choices on the open points, e.g. invalid caller ids
 // refused, the sha256 in upper case), the areas each bug touches.
-const SEQUENTIAL_AREAS = ['auth', 'request-ids', 'decide-validation', 'decide-answers', 'limits', 'assets', 'media-privacy', 'isolation', 'errors', 'models', 'feedback', 'service'];
+const SEQUENTIAL_AREAS = [
+  'auth',
+  'request-ids',
+  'decide-validation',
+  'decide-answers',
+  'limits',
+  'assets',
+  'media-privacy',
+  'isolation',
+  'errors',
+  'models',
+  'feedback',
+  'service',
+];
 const AREAS_TOUCHED: Record<OverlapBugName, string[]> = {
   requestIdInSharedState: ['auth', 'request-ids', 'errors', 'feedback'],
   answerCacheKeyedByContext: ['decide-validation', 'decide-answers'],
@@ -215,7 +237,11 @@ const AREAS_TOUCHED: Record<OverlapBugName, string[]> = {
 test('the sequential areas are areas of the catalogue, and the areas touched are among them', () => {
   const areas = new Set(conformanceChecks.map((check) => check.area));
   expect(SEQUENTIAL_AREAS.filter((name) => !areas.has(name))).toEqual([]);
-  expect(Object.values(AREAS_TOUCHED).flat().filter((name) => !SEQUENTIAL_AREAS.includes(name))).toEqual([]);
+  expect(
+    Object.values(AREAS_TOUCHED)
+      .flat()
+      .filter((name) => !SEQUENTIAL_AREAS.includes(name)),
+  ).toEqual([]);
 });
 
 async function mustFailuresOfSequentialSuite(bug: OverlapBug, good: EmbeddedTarget, areas: readonly string[]): Promise<string[]> {
@@ -233,7 +259,9 @@ async function mustFailuresOfSequentialSuite(bug: OverlapBug, good: EmbeddedTarg
         seed: 20_261_126,
       });
       expect(results.length).toBe(selected.length);
-      failures = results.filter((result) => result.level === 'MUST' && result.status !== 'pass' && result.status !== 'skip').map((result) => `${result.id}: ${result.message ?? result.status}`);
+      failures = results
+        .filter((result) => result.level === 'MUST' && result.status !== 'pass' && result.status !== 'skip')
+        .map((result) => `${result.id}: ${result.message ?? result.status}`);
     },
     good,
   );
@@ -253,12 +281,20 @@ describe.concurrent('the sequential conformance suite', () => {
   afterAll(async () => alternate.stop());
 
   for (const [name, bug] of Object.entries(overlapBugs) as Array<[OverlapBugName, OverlapBug]>) {
-    test(`gives ${name} 0 MUST failures, every sequential area, default profile behind it`, async () => {
-      expect(await mustFailuresOfSequentialSuite(bug, target, SEQUENTIAL_AREAS)).toEqual([]);
-    }, SUITE_TIMEOUT_MS);
+    test(
+      `gives ${name} 0 MUST failures, every sequential area, default profile behind it`,
+      async () => {
+        expect(await mustFailuresOfSequentialSuite(bug, target, SEQUENTIAL_AREAS)).toEqual([]);
+      },
+      SUITE_TIMEOUT_MS,
+    );
 
-    test(`gives ${name} 0 MUST failures, areas ${AREAS_TOUCHED[name].join(', ')}, alternate profile behind it`, async () => {
-      expect(await mustFailuresOfSequentialSuite(bug, alternate, AREAS_TOUCHED[name])).toEqual([]);
-    }, SUITE_TIMEOUT_MS);
+    test(
+      `gives ${name} 0 MUST failures, areas ${AREAS_TOUCHED[name].join(', ')}, alternate profile behind it`,
+      async () => {
+        expect(await mustFailuresOfSequentialSuite(bug, alternate, AREAS_TOUCHED[name])).toEqual([]);
+      },
+      SUITE_TIMEOUT_MS,
+    );
   }
 });

@@ -12,7 +12,10 @@ test.each([
   ['the last character dropped', KEY.slice(0, -1)],
   ['only the first half', KEY.slice(0, 9 + 13)],
 ])('a near miss of the key (%s) is masked', (_what, nearMiss) => {
-  const redacted = [redactText(`Authorization: Bearer ${nearMiss}`, [KEY]), JSON.stringify(redactDeep({ headers: { authorization: `Token ${nearMiss}` } }, [KEY]))];
+  const redacted = [
+    redactText(`Authorization: Bearer ${nearMiss}`, [KEY]),
+    JSON.stringify(redactDeep({ headers: { authorization: `Token ${nearMiss}` } }, [KEY])),
+  ];
   for (const text of redacted) {
     expect(text).toContain('svc_live_***');
     expect(text.toLowerCase()).not.toContain('3f9c2e7d');

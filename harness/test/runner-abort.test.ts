@@ -48,10 +48,20 @@ const loopingCheck: Check = {
   },
 };
 
-const oneRequestCheck: Check = { ...loopingCheck, id: 'TEST-ONE-REQUEST', title: 'sends one request', run: async (t) => void (await t.a.send({ method: 'GET', path: '/v1/models' })) };
+const oneRequestCheck: Check = {
+  ...loopingCheck,
+  id: 'TEST-ONE-REQUEST',
+  title: 'sends one request',
+  run: async (t) => void (await t.a.send({ method: 'GET', path: '/v1/models' })),
+};
 
 const run = (check: Check, baseUrl: string, checkTimeoutMs: number) =>
-  runCheck(check, { target: { baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: false }, keyA: 'svc_live_test', timeoutMs: 5_000, checkTimeoutMs });
+  runCheck(check, {
+    target: { baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: false },
+    keyA: 'svc_live_test',
+    timeoutMs: 5_000,
+    checkTimeoutMs,
+  });
 
 describe('a check whose time is up stops sending', () => {
   let server: CountingServer | undefined;

@@ -48,7 +48,11 @@ export async function forward(upstream: string, sent: ProxiedRequest): Promise<P
   });
   return {
     status: reply.statusCode,
-    headers: Object.fromEntries(Object.entries(reply.headers).filter(([name]) => !HOP_BY_HOP.has(name)).map(([name, value]) => [name, String(value)])),
+    headers: Object.fromEntries(
+      Object.entries(reply.headers)
+        .filter(([name]) => !HOP_BY_HOP.has(name))
+        .map(([name, value]) => [name, String(value)]),
+    ),
     body: Buffer.from(await reply.body.arrayBuffer()),
   };
 }
@@ -59,7 +63,11 @@ export async function startMutatingProxy(upstream: string, mutation: Mutation): 
       let sent: ProxiedRequest = {
         method: incoming.method ?? 'GET',
         path: incoming.url ?? '/',
-        headers: Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !HOP_BY_HOP.has(name)).map(([name, value]) => [name, String(value)])),
+        headers: Object.fromEntries(
+          Object.entries(incoming.headers)
+            .filter(([name]) => !HOP_BY_HOP.has(name))
+            .map(([name, value]) => [name, String(value)]),
+        ),
         body: await readBody(incoming),
       };
       if (mutation.request) sent = await mutation.request(sent);

@@ -50,7 +50,10 @@ function generatedRequestId(): string {
 
 /** The response under another request id: the header, and error.request_id where the body has one. */
 function underRequestId(received: ProxiedResponse, id: string): ProxiedResponse {
-  const body = received.status >= 400 ? rewriteJson(received, (json) => (typeof json?.error?.request_id === 'string' ? { ...json, error: { ...json.error, request_id: id } } : json)) : received;
+  const body =
+    received.status >= 400
+      ? rewriteJson(received, (json) => (typeof json?.error?.request_id === 'string' ? { ...json, error: { ...json.error, request_id: id } } : json))
+      : received;
   return { ...body, headers: { ...body.headers, 'x-request-id': id } };
 }
 
@@ -157,7 +160,11 @@ export const overlapBugs = {
       const publicIdOf = new Map<string, string>();
       return {
         async answer(sent) {
-          const toServer = { ...sent, path: renameAssetIds(sent.path, serverIdOf), body: isUpload(sent) ? sent.body : renameAssetIdsInBody(sent.body, serverIdOf) };
+          const toServer = {
+            ...sent,
+            path: renameAssetIds(sent.path, serverIdOf),
+            body: isUpload(sent) ? sent.body : renameAssetIdsInBody(sent.body, serverIdOf),
+          };
           const issued = isUpload(sent) ? lastIssued + 1 : undefined; // read
           const received = await forward(baseUrl, toServer);
           if (issued !== undefined && received.status === 201) {

@@ -77,11 +77,19 @@ const runsPerDecide = engine.stats.onnxRuns / (ITERATIONS + WARM_UP);
 await engine.close();
 
 const session = await openScoringSession(modelBytes);
-const batch = packBatch(contextVector(context), layoutQuestions(QUESTIONS).map((row) => row.cells), resolveCalibration().temperature);
+const batch = packBatch(
+  contextVector(context),
+  layoutQuestions(QUESTIONS).map((row) => row.cells),
+  resolveCalibration().temperature,
+);
 const runSummary = await time(ITERATIONS, () => session.run(batch));
 await session.release();
 
-console.log(`decision engine benchmark: ${CONTEXT_LENGTH}-character context, 1 choice question of 4 options, ${ITERATIONS} iterations after ${WARM_UP} warm-up`);
-console.log(`model: ${modelBytes.length} bytes, built in ${buildMs.toFixed(2)} ms; ${batch.contextWeights.length} context features, ${batch.probeIds.length} probe features`);
+console.log(
+  `decision engine benchmark: ${CONTEXT_LENGTH}-character context, 1 choice question of 4 options, ${ITERATIONS} iterations after ${WARM_UP} warm-up`,
+);
+console.log(
+  `model: ${modelBytes.length} bytes, built in ${buildMs.toFixed(2)} ms; ${batch.contextWeights.length} context features, ${batch.probeIds.length} probe features`,
+);
 console.log(`engine.decide   ${format(decideSummary)}   (${runsPerDecide} session run per decide)`);
 console.log(`session.run     ${format(runSummary)}`);

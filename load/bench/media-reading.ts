@@ -29,10 +29,18 @@ const KEY = `${apiKeyPrefix}bench_media_reading_key`;
 const docxType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const headers = { authorization: `Bearer ${KEY}` };
 
-const lines = (n: number) => ['Refund for a double charge on order 4471.', 'The parcel left the depot on 12 March.', 'Invoice total: 84.20 EUR, paid by card.'].map((line) => `${line} (${n})`);
+const lines = (n: number) =>
+  ['Refund for a double charge on order 4471.', 'The parcel left the depot on 12 March.', 'Invoice total: 84.20 EUR, paid by card.'].map(
+    (line) => `${line} (${n})`,
+  );
 const expected = (n: number) => lines(n).join('\n');
 
-interface Fixture { kind: string; type: string; make: (n: number) => Uint8Array; ocr: boolean }
+interface Fixture {
+  kind: string;
+  type: string;
+  make: (n: number) => Uint8Array;
+  ocr: boolean;
+}
 const fixtures: Fixture[] = [
   { kind: 'PNG screenshot', type: 'image/png', make: (n) => textPicture(lines(n)), ocr: true },
   { kind: 'JPEG screenshot', type: 'image/jpeg', make: (n) => textPicture(lines(n), 'image/jpeg'), ocr: true },
@@ -82,12 +90,29 @@ for (const fixture of fixtures) {
   await reader.close();
 }
 
-const questions = { topic: { type: 'choice', options: { billing: 'Payments, charges, refunds and invoices', shipping: 'Delivery, parcels and tracking', other: '' } } };
+const questions = {
+  topic: { type: 'choice', options: { billing: 'Payments, charges, refunds and invoices', shipping: 'Delivery, parcels and tracking', other: '' } },
+};
 const textBody = JSON.stringify({ context: 'I was charged twice for the same order and want the second charge refunded.', questions });
 
 async function textThroughput(baseUrl: string): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
-  const run = () => autocannon({ url: `${baseUrl}/v1/decide`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: textBody, connections: 8, duration: DURATION_S });
-  await autocannon({ url: `${baseUrl}/v1/decide`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: textBody, connections: 8, duration: 1 });
+  const run = () =>
+    autocannon({
+      url: `${baseUrl}/v1/decide`,
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: textBody,
+      connections: 8,
+      duration: DURATION_S,
+    });
+  await autocannon({
+    url: `${baseUrl}/v1/decide`,
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: textBody,
+    connections: 8,
+    duration: 1,
+  });
   const result = await run();
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
@@ -102,7 +127,11 @@ async function upload(baseUrl: string, type: string, bytes: Uint8Array): Promise
 
 async function decideMs(baseUrl: string, part: { type: string; asset_id: string }): Promise<number> {
   const started = performance.now();
-  const response = await request(`${baseUrl}/v1/decide`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ context: [{ type: 'text', text: 'Attached:' }, part], questions }) });
+  const response = await request(`${baseUrl}/v1/decide`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ context: [{ type: 'text', text: 'Attached:' }, part], questions }),
+  });
   await response.body.text();
   if (response.statusCode !== 200) throw new Error(`decide answered ${response.statusCode}`);
   return performance.now() - started;
@@ -110,8 +139,26 @@ async function decideMs(baseUrl: string, part: { type: string; asset_id: string 
 
 async function serve(root: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-media-'));
-  const server = await startServerProcess(process.execPath, [join(root, 'reference-impl/start.mjs'), '--port', '0', '--data-dir', dataDir, '--keys', `bench=${KEY}`, '--rate-limit', '1000000', '--log-level', 'warn']);
-  return { ...server, stop: async () => { await server.stop(); rmSync(dataDir, { recursive: true, force: true }); } };
+  const server = await startServerProcess(process.execPath, [
+    join(root, 'reference-impl/start.mjs'),
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    '--keys',
+    `bench=${KEY}`,
+    '--rate-limit',
+    '1000000',
+    '--log-level',
+    'warn',
+  ]);
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
@@ -136,7 +183,9 @@ async function httpRun(label: string, root: string): Promise<void> {
         firstUses.push(await decideMs(server.baseUrl, { type: part, asset_id: id }));
         for (let i = 0; i < 10; i += 1) cached.push(await decideMs(server.baseUrl, { type: part, asset_id: id }));
       }
-      console.log(`   ${label}: decide with ${name.padEnd(21)} right after upload ${ms(median(firstUses)).padStart(9)}   read before ${ms(median(cached)).padStart(8)}   (medians)`);
+      console.log(
+        `   ${label}: decide with ${name.padEnd(21)} right after upload ${ms(median(firstUses)).padStart(9)}   read before ${ms(median(cached)).padStart(8)}   (medians)`,
+      );
     }
     showThroughput(`${label}: text-only decide, after media`, await textThroughput(server.baseUrl));
   } finally {
@@ -146,7 +195,8 @@ async function httpRun(label: string, root: string): Promise<void> {
 
 async function firstDecide(label: string, root: string): Promise<void> {
   const runs: number[] = [];
-  for (let i = 0; i < 3; i += 1) runs.push((await coldStart({ command: [process.execPath, join(root, 'reference-impl/start.mjs')], body: textBody })).firstDecideMs);
+  for (let i = 0; i < 3; i += 1)
+    runs.push((await coldStart({ command: [process.execPath, join(root, 'reference-impl/start.mjs')], body: textBody })).firstDecideMs);
   console.log(`   ${label}: spawn → first decide median ${ms(median(runs))} (max ${ms(Math.max(...runs))})`);
 }
 

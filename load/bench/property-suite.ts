@@ -37,7 +37,11 @@ async function warmUp(baseUrl: string, key: string): Promise<void> {
     const id = ((await reply.body.json()) as { id?: string }).id;
     if (id) await (await request(`${baseUrl}/v1/assets/${id}`, { method: 'DELETE', headers })).body.dump();
   }
-  const decide = await request(`${baseUrl}/v1/decide`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"context":"Hello.","questions":{"q":{"type":"choice","options":{"a":"","b":""}}}}' });
+  const decide = await request(`${baseUrl}/v1/decide`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: '{"context":"Hello.","questions":{"q":{"type":"choice","options":{"a":"","b":""}}}}',
+  });
   await decide.body.dump();
 }
 
@@ -48,7 +52,12 @@ try {
   const started = performance.now();
   for (const check of propertyChecks) {
     const result = await runCheck(check, {
-      target: { baseUrl: target.baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: true, shortTtl: { key: target.keyShortTtl, ttlMs: target.shortTtlMs } },
+      target: {
+        baseUrl: target.baseUrl,
+        capabilities: new Set(ALL_CAPABILITIES),
+        hasSecondKey: true,
+        shortTtl: { key: target.keyShortTtl, ttlMs: target.shortTtlMs },
+      },
       keyA: target.keyA,
       keyB: target.keyB,
       timeoutMs: 30_000,
@@ -59,8 +68,15 @@ try {
     const seconds = result.durationMs / 1000;
     const cases = casesOf(result);
     const requests = result.exchanges.length;
-    const outcome = result.status === 'fail' ? failureOf(result) : cases !== undefined ? `${cases} cases, ${(cases / seconds).toFixed(0)} cases/s` : `${result.status}; cases not reported`;
-    console.log(`  ${check.id.padEnd(22)} ${result.status.padEnd(5)} ${seconds.toFixed(2).padStart(6)} s  ${outcome}; ${requests} requests (${(requests / seconds).toFixed(0)}/s)`);
+    const outcome =
+      result.status === 'fail'
+        ? failureOf(result)
+        : cases !== undefined
+          ? `${cases} cases, ${(cases / seconds).toFixed(0)} cases/s`
+          : `${result.status}; cases not reported`;
+    console.log(
+      `  ${check.id.padEnd(22)} ${result.status.padEnd(5)} ${seconds.toFixed(2).padStart(6)} s  ${outcome}; ${requests} requests (${(requests / seconds).toFixed(0)}/s)`,
+    );
   }
   console.log(`  whole property suite: ${((performance.now() - started) / 1000).toFixed(2)} s`);
 } finally {

@@ -42,10 +42,16 @@ const TARGETS = {
   firstDecideMedianMs: 500,
 };
 
-const context = 'I ordered a pair of running shoes three weeks ago. The parcel arrived yesterday, but the box was damaged and the left shoe is a different size from the right one. I was also charged twice on my credit card for the same order, and the second charge has not been refunded yet although I wrote to support twice. '
-  .repeat(4)
-  .slice(0, 1000);
-const options = { billing: 'Payments, charges, refunds and invoices', shipping: 'Delivery, parcels and tracking', returns: 'Returns and exchanges of products', other: '' };
+const context =
+  'I ordered a pair of running shoes three weeks ago. The parcel arrived yesterday, but the box was damaged and the left shoe is a different size from the right one. I was also charged twice on my credit card for the same order, and the second charge has not been refunded yet although I wrote to support twice. '
+    .repeat(4)
+    .slice(0, 1000);
+const options = {
+  billing: 'Payments, charges, refunds and invoices',
+  shipping: 'Delivery, parcels and tracking',
+  returns: 'Returns and exchanges of products',
+  other: '',
+};
 const body = JSON.stringify({ context, questions: { topic: { type: 'choice', options } } });
 const headers = { 'content-type': 'application/json', authorization: `Bearer ${KEY}` };
 
@@ -53,7 +59,12 @@ const fmt = (n: number, digits = 2) => n.toFixed(digits);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 const progress = (text: string) => console.log(`… ${text}`);
 
-interface Throughput { rps: number; p50: number; p99: number; errors: number }
+interface Throughput {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
 
 async function closedLoop(url: string, durationS: number): Promise<Throughput> {
   const result = await autocannon({ url: `${url}/v1/decide`, method: 'POST', headers, body, connections: CONNECTIONS, duration: durationS });
@@ -85,7 +96,9 @@ async function throughputRounds(servers: Array<{ name: string; url: string }>): 
       const contender = contenders[(round + turn) % contenders.length]!;
       const figures = await closedLoop(contender.url, DURATION_S);
       contender.rounds.push(figures);
-      console.log(`  ${contender.name.padEnd(28)} ${fmt(figures.rps, 0).padStart(7)} req/s   p50 ${fmt(figures.p50)} ms   p99 ${fmt(figures.p99)} ms   errors ${figures.errors}`);
+      console.log(
+        `  ${contender.name.padEnd(28)} ${fmt(figures.rps, 0).padStart(7)} req/s   p50 ${fmt(figures.p50)} ms   p99 ${fmt(figures.p99)} ms   errors ${figures.errors}`,
+      );
     }
   }
   return contenders;
@@ -117,7 +130,14 @@ const percent = (share: number | undefined) => (share === undefined ? 'n/a' : `$
  * loop that measured the max, and the machine's speed may have changed since). And how much of
  * the machine's CPU its host took meanwhile.
  */
-async function latencyAt(name: string, url: string, ratePerSecond: number, warmUpS = WARM_UP_S, durationS = DURATION_S, server?: ServerProcess): Promise<LatencyMeasurement> {
+async function latencyAt(
+  name: string,
+  url: string,
+  ratePerSecond: number,
+  warmUpS = WARM_UP_S,
+  durationS = DURATION_S,
+  server?: ServerProcess,
+): Promise<LatencyMeasurement> {
   progress(`${name}: open loop at ${ratePerSecond} req/s, ${warmUpS} s warm-up then ${durationS} s`);
   // The warm-up's connections carry the measurement too: none is opened while it runs.
   const pool = openLoopPool(url);
@@ -132,7 +152,9 @@ async function latencyAt(name: string, url: string, ratePerSecond: number, warmU
   const busy = cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / (performance.now() - started) : undefined;
   await pool.close();
   const shares = `${busy === undefined ? '' : `, server main thread busy ${percent(busy)}`}${steal === undefined ? '' : `, host steal ${percent(steal)}`}`;
-  console.log(`  ${name.padEnd(28)} ${ratePerSecond} req/s scheduled, ${fmt(result.achievedRate, 0)} achieved, ${result.errors} errors: p50 ${fmt(result.p50, 3)} ms, p99 ${fmt(result.p99, 3)} ms${shares}`);
+  console.log(
+    `  ${name.padEnd(28)} ${ratePerSecond} req/s scheduled, ${fmt(result.achievedRate, 0)} achieved, ${result.errors} errors: p50 ${fmt(result.p50, 3)} ms, p99 ${fmt(result.p99, 3)} ms${shares}`,
+  );
   return { ...result, ...(busy === undefined ? {} : { busy }), ...(steal === undefined ? {} : { steal }) };
 }
 
@@ -168,7 +190,9 @@ async function coldStarts(name: string, command: readonly [string, ...string[]])
   for (let i = 0; i < SPAWNS; i++) runs.push(await coldStart({ command, body }));
   const listening = runs.map((run) => run.listeningMs);
   const decided = runs.map((run) => run.firstDecideMs);
-  console.log(`  ${name.padEnd(28)} spawn → listening median ${fmt(median(listening), 0)} ms (max ${fmt(Math.max(...listening), 0)}), spawn → first decide median ${fmt(median(decided), 0)} ms (max ${fmt(Math.max(...decided), 0)})`);
+  console.log(
+    `  ${name.padEnd(28)} spawn → listening median ${fmt(median(listening), 0)} ms (max ${fmt(Math.max(...listening), 0)}), spawn → first decide median ${fmt(median(decided), 0)} ms (max ${fmt(Math.max(...decided), 0)})`,
+  );
   return runs;
 }
 
@@ -178,7 +202,9 @@ console.log('Cold start (a new process per spawn; the first start after a source
 const startTaxes = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'].filter((name) => process.env[name]);
 if (startTaxes.length > 0) {
   const cost = nodeStartCost(startTaxes);
-  console.log(`  this environment sets ${startTaxes.join(', ')}: node -e '' takes ${fmt(cost.asIs, 0)} ms with it, ${fmt(cost.without, 0)} ms without (median of 5); npm run serve starts Node twice`);
+  console.log(
+    `  this environment sets ${startTaxes.join(', ')}: node -e '' takes ${fmt(cost.asIs, 0)} ms with it, ${fmt(cost.without, 0)} ms without (median of 5); npm run serve starts Node twice`,
+  );
 }
 const viaNpm = await coldStarts('npm run serve', ['npm', 'run', '--silent', 'serve', '--']);
 // The command `npm run serve` runs, without npm's own start: what a container's entry point runs.
@@ -186,7 +212,19 @@ const viaNode = await coldStarts('node reference-impl/start.mjs', REFERENCE_SERV
 
 console.log(`Throughput, closed loop, ${ROUNDS} rounds in which the servers take turns:`);
 const dataDir = mkdtempSync(join(tmpdir(), 'decision-bench-'));
-const reference = await startServerProcess(process.execPath, ['reference-impl/start.mjs', '--port', '0', '--data-dir', dataDir, '--keys', `bench=${KEY}`, '--rate-limit', '1000000', '--log-level', 'warn']);
+const reference = await startServerProcess(process.execPath, [
+  'reference-impl/start.mjs',
+  '--port',
+  '0',
+  '--data-dir',
+  dataDir,
+  '--keys',
+  `bench=${KEY}`,
+  '--rate-limit',
+  '1000000',
+  '--log-level',
+  'warn',
+]);
 const bare = await startServerProcess(process.execPath, ['--import', 'tsx', 'load/bench/bare-fastify.ts']);
 try {
   progress('starting the Prism static mock');
@@ -231,29 +269,45 @@ try {
   const ratio = median(ratios);
   const firstDecide = median(viaNpm.map((run) => run.firstDecideMs));
   const firstDecideViaNode = median(viaNode.map((run) => run.firstDecideMs));
-  console.log(`Ratios, median of the rounds: reference / Prism static mock ${fmt(ratio)} (rounds ${ratios.map((value) => fmt(value)).join(', ')}); reference / bare Fastify ${fmt(median(roundRatios(referenceRounds!, bareRounds!)))}`);
+  console.log(
+    `Ratios, median of the rounds: reference / Prism static mock ${fmt(ratio)} (rounds ${ratios.map((value) => fmt(value)).join(', ')}); reference / bare Fastify ${fmt(median(roundRatios(referenceRounds!, bareRounds!)))}`,
+  );
   console.log('Targets:');
   const verdict = (met: boolean) => (met ? 'MET   ' : 'MISSED');
-  console.log(`  ${verdict(ratio >= TARGETS.throughputOverPrism)} decide throughput >= ${TARGETS.throughputOverPrism}x the Prism static mock: ${fmt(ratio)}x, median of ${ROUNDS} rounds (median throughputs ${fmt(referenceThroughput.rps, 0)} vs ${fmt(prismThroughput.rps, 0)} req/s)`);
+  console.log(
+    `  ${verdict(ratio >= TARGETS.throughputOverPrism)} decide throughput >= ${TARGETS.throughputOverPrism}x the Prism static mock: ${fmt(ratio)}x, median of ${ROUNDS} rounds (median throughputs ${fmt(referenceThroughput.rps, 0)} vs ${fmt(prismThroughput.rps, 0)} req/s)`,
+  );
   const floorNote = (floor: OpenLoopResult, target: number) =>
     `bare Fastify floor p99 ${fmt(floor.p99, 3)} ms${floor.p99 > target ? ': the machine is too busy to resolve this target now' : ''}`;
   /** One figure of each round's measurement at a rate, as a list. */
   const perRound = (pick: (round: LatencyRound) => LatencyMeasurement, show: (measured: LatencyMeasurement) => string = (measured) => fmt(measured.p99, 1)) =>
     rounds.map((round) => show(pick(round))).join(', ');
-  const atBothRates = (show: (measured: LatencyMeasurement) => string) => `at 50 %: ${perRound((round) => round.atHalf, show)}; at 80 %: ${perRound((round) => round.atEighty, show)}`;
-  console.log(`  ${verdict(atHalf.p99 <= TARGETS.p99AtHalfMs && atHalf.errors === 0)} p99 <= ${TARGETS.p99AtHalfMs} ms at 50 % of max (median rate ${half} req/s): median p99 ${fmt(atHalf.p99, 3)} ms of ${LATENCY_ROUNDS} rounds (rounds ${perRound((round) => round.atHalf)}; all requests together ${fmt(atHalf.pooledP99, 1)}), ${atHalf.errors} errors (${floorNote(floorAtHalf, TARGETS.p99AtHalfMs)})`);
-  console.log(`  ${verdict(atEighty.p99 <= TARGETS.p99AtEightyPercentMs && atEighty.errors === 0)} p99 <= ${TARGETS.p99AtEightyPercentMs} ms at 80 % of max (median rate ${eighty} req/s): median p99 ${fmt(atEighty.p99, 3)} ms of ${LATENCY_ROUNDS} rounds (rounds ${perRound((round) => round.atEighty)}; all requests together ${fmt(atEighty.pooledP99, 1)}), ${atEighty.errors} errors (${floorNote(floorAtEighty, TARGETS.p99AtEightyPercentMs)})`);
-  console.log(`  ${verdict(firstDecide <= TARGETS.firstDecideMedianMs)} spawn of npm run serve → first decide <= ${TARGETS.firstDecideMedianMs} ms (median of ${SPAWNS}): ${fmt(firstDecide, 0)} ms`);
-  console.log(`  ${verdict(firstDecideViaNode <= TARGETS.firstDecideMedianMs)} spawn of node reference-impl/start.mjs → first decide <= ${TARGETS.firstDecideMedianMs} ms (median of ${SPAWNS}; npm's own start is the difference): ${fmt(firstDecideViaNode, 0)} ms`);
+  const atBothRates = (show: (measured: LatencyMeasurement) => string) =>
+    `at 50 %: ${perRound((round) => round.atHalf, show)}; at 80 %: ${perRound((round) => round.atEighty, show)}`;
+  console.log(
+    `  ${verdict(atHalf.p99 <= TARGETS.p99AtHalfMs && atHalf.errors === 0)} p99 <= ${TARGETS.p99AtHalfMs} ms at 50 % of max (median rate ${half} req/s): median p99 ${fmt(atHalf.p99, 3)} ms of ${LATENCY_ROUNDS} rounds (rounds ${perRound((round) => round.atHalf)}; all requests together ${fmt(atHalf.pooledP99, 1)}), ${atHalf.errors} errors (${floorNote(floorAtHalf, TARGETS.p99AtHalfMs)})`,
+  );
+  console.log(
+    `  ${verdict(atEighty.p99 <= TARGETS.p99AtEightyPercentMs && atEighty.errors === 0)} p99 <= ${TARGETS.p99AtEightyPercentMs} ms at 80 % of max (median rate ${eighty} req/s): median p99 ${fmt(atEighty.p99, 3)} ms of ${LATENCY_ROUNDS} rounds (rounds ${perRound((round) => round.atEighty)}; all requests together ${fmt(atEighty.pooledP99, 1)}), ${atEighty.errors} errors (${floorNote(floorAtEighty, TARGETS.p99AtEightyPercentMs)})`,
+  );
+  console.log(
+    `  ${verdict(firstDecide <= TARGETS.firstDecideMedianMs)} spawn of npm run serve → first decide <= ${TARGETS.firstDecideMedianMs} ms (median of ${SPAWNS}): ${fmt(firstDecide, 0)} ms`,
+  );
+  console.log(
+    `  ${verdict(firstDecideViaNode <= TARGETS.firstDecideMedianMs)} spawn of node reference-impl/start.mjs → first decide <= ${TARGETS.firstDecideMedianMs} ms (median of ${SPAWNS}; npm's own start is the difference): ${fmt(firstDecideViaNode, 0)} ms`,
+  );
   // Informative only, never part of a verdict: what the machine did while the latency rounds ran.
   // The max measured again after each round shows whether the rate sent was still about the
   // fraction it was meant to be; steal is the CPU time the host gave to other guests.
   const steady = rounds.filter((round) => Math.abs(round.maxAfterRps / round.maxRps - 1) <= 0.15).length;
-  const moved = rounds.map((round) => `${round.maxAfterRps >= round.maxRps ? '+' : ''}${fmt((100 * (round.maxAfterRps - round.maxRps)) / round.maxRps, 0)} %`).join(', ');
+  const moved = rounds
+    .map((round) => `${round.maxAfterRps >= round.maxRps ? '+' : ''}${fmt((100 * (round.maxAfterRps - round.maxRps)) / round.maxRps, 0)} %`)
+    .join(', ');
   console.log('Conditions of the latency rounds (they explain a round, they judge nothing):');
   console.log(`  the max moved by ${moved} from before to after each round (${steady} of ${rounds.length} within 15 %)`);
   // Where /proc is missing (not Linux), neither figure exists and neither line is printed.
-  if (rounds.some((round) => round.atHalf.steal !== undefined)) console.log(`  host steal while measuring ${atBothRates((measured) => percent(measured.steal))}`);
+  if (rounds.some((round) => round.atHalf.steal !== undefined))
+    console.log(`  host steal while measuring ${atBothRates((measured) => percent(measured.steal))}`);
   // An open loop batches less, and runs on caches cooled by every idle moment: at a fraction of
   // the closed-loop max, the server's main thread is busier than that fraction.
   if (rounds.some((round) => round.atHalf.busy !== undefined)) console.log(`  server main thread busy ${atBothRates((measured) => percent(measured.busy))}`);

@@ -22,7 +22,10 @@ export function scenario(/** @type {import('./common.js').Settings} */ env) {
     requestNames: ['decide_first', 'decide', 'decide_after_idle'],
     timelineWindowS: setting(env, 'WINDOW_S', 1),
     async iteration(index, io) {
-      const request = (/** @type {string} */ name, /** @type {number} */ n) => ({ ...decideRequest({ apiKey, requestId: `load.cold-start.${run}.${n}`, index: n, contextChars: 200, questionCount: 1, types }), name });
+      const request = (/** @type {string} */ name, /** @type {number} */ n) => ({
+        ...decideRequest({ apiKey, requestId: `load.cold-start.${run}.${n}`, index: n, contextChars: 200, questionCount: 1, types }),
+        name,
+      });
       await io.send(request('decide_first', index * 1000));
       for (let n = 1; n <= steadyCount; n++) await io.send(request('decide', index * 1000 + n));
       await io.pause(idleS);

@@ -101,7 +101,10 @@ export function capabilities(/** @type {Settings} */ env) {
   if (text === undefined) return new Set(ALL_CAPABILITIES);
   /** @type {Set<Capability>} */
   const claimed = new Set();
-  for (const name of text.split(',').map((item) => item.trim()).filter(Boolean)) {
+  for (const name of text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)) {
     if (!isCapability(name)) throw new Error(`CAPABILITIES: unknown capability "${name}"; known: ${ALL_CAPABILITIES.join(', ')}`);
     claimed.add(name);
   }
@@ -163,7 +166,12 @@ const decideBodies = new Map();
 const CONTEXT_VARIANTS = 64;
 
 /** A decide body (its JSON text and questions) whose context and question types follow the iteration index. */
-export function decideBody(/** @type {number} */ index, /** @type {number} */ contextChars, /** @type {number} */ questionCount, /** @type {QuestionTypes} */ types) {
+export function decideBody(
+  /** @type {number} */ index,
+  /** @type {number} */ contextChars,
+  /** @type {number} */ questionCount,
+  /** @type {QuestionTypes} */ types,
+) {
   const variant = index % CONTEXT_VARIANTS;
   const key = `${variant}|${contextChars}|${questionCount}|${types.join(',')}`;
   let body = decideBodies.get(key);
@@ -176,7 +184,9 @@ export function decideBody(/** @type {number} */ index, /** @type {number} */ co
 }
 
 /** A decide request of one of the steady mix's shapes, chosen by the iteration index; its answers are judged against the questions sent. */
-export function decideRequest(/** @type {{ apiKey: string, requestId: string, index: number, contextChars: number, questionCount: number, types: QuestionTypes }} */ options) {
+export function decideRequest(
+  /** @type {{ apiKey: string, requestId: string, index: number, contextChars: number, questionCount: number, types: QuestionTypes }} */ options,
+) {
   const body = decideBody(options.index, options.contextChars, options.questionCount, options.types);
   return {
     name: 'decide',

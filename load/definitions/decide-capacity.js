@@ -18,7 +18,9 @@ export function scenario(/** @type {import('./common.js').Settings} */ env) {
     requestNames: ['decide'],
     timelineWindowS: setting(env, 'WINDOW_S', Math.max(1, Math.ceil(durationS / 20))),
     async iteration(index, io) {
-      await io.send(decideRequest({ apiKey, requestId: `load.decide-capacity.${run}.${index}`, index, contextChars: 300, questionCount: 1 + (index % 4), types }));
+      await io.send(
+        decideRequest({ apiKey, requestId: `load.decide-capacity.${run}.${index}`, index, contextChars: 300, questionCount: 1 + (index % 4), types }),
+      );
     },
   };
 }

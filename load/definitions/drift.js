@@ -23,7 +23,8 @@ export function driftLimits(/** @type {import('./common.js').Settings} */ env) {
 }
 
 /** Highest value the last window may reach: `ratio` times the first, and at least `floorMs` above it. */
-export const driftCeiling = (/** @type {number} */ first, /** @type {number} */ ratio, /** @type {number} */ floorMs) => Math.max(first * ratio, first + floorMs);
+export const driftCeiling = (/** @type {number} */ first, /** @type {number} */ ratio, /** @type {number} */ floorMs) =>
+  Math.max(first * ratio, first + floorMs);
 
 /**
  * The latency drift thresholds of a timeline: p50 whenever there are two windows; p99 only when
@@ -34,9 +35,19 @@ export function latencyDriftThresholds(/** @type {DriftLimits} */ limits, /** @t
   const first = timeline[0];
   const last = timeline[timeline.length - 1];
   if (!first || !last || first === last) return [];
-  const thresholds = [{ metric: 'drift p50', condition: `last<=${limits.p50Ratio}*first (floor ${limits.floorMs} ms)`, ok: last.p50_ms <= driftCeiling(first.p50_ms, limits.p50Ratio, limits.floorMs) }];
+  const thresholds = [
+    {
+      metric: 'drift p50',
+      condition: `last<=${limits.p50Ratio}*first (floor ${limits.floorMs} ms)`,
+      ok: last.p50_ms <= driftCeiling(first.p50_ms, limits.p50Ratio, limits.floorMs),
+    },
+  ];
   if (first.count >= P99_MIN_REQUESTS && last.count >= P99_MIN_REQUESTS) {
-    thresholds.push({ metric: 'drift p99', condition: `last<=${limits.p99Ratio}*first (floor ${limits.floorMs} ms)`, ok: last.p99_ms <= driftCeiling(first.p99_ms, limits.p99Ratio, limits.floorMs) });
+    thresholds.push({
+      metric: 'drift p99',
+      condition: `last<=${limits.p99Ratio}*first (floor ${limits.floorMs} ms)`,
+      ok: last.p99_ms <= driftCeiling(first.p99_ms, limits.p99Ratio, limits.floorMs),
+    });
   }
   return thresholds;
 }

@@ -1,13 +1,50 @@
 // mixed: the traffic of a typical integration. Most calls decide; some upload a document and
 // decide on it; some report feedback on a decision they just got; a few list models or probe
 // health. The mix is a fixed cycle over the iteration index, so every runner sends the same.
-import { capabilities, choiceQuestion, cycled, FEEDBACK_SHAPES, NO_FEEDBACK, REFERENCE_FEEDBACK_SHAPE, decideRequest, jsonBody, jsonHeaders, mediaPart, questionTypes, referenceFeedbackBody, runId, setting, target, textPart, thresholds, vusFor } from './common.js';
+import {
+  capabilities,
+  choiceQuestion,
+  cycled,
+  FEEDBACK_SHAPES,
+  NO_FEEDBACK,
+  REFERENCE_FEEDBACK_SHAPE,
+  decideRequest,
+  jsonBody,
+  jsonHeaders,
+  mediaPart,
+  questionTypes,
+  referenceFeedbackBody,
+  runId,
+  setting,
+  target,
+  textPart,
+  thresholds,
+  vusFor,
+} from './common.js';
 
 /** One cycle of 20 iterations: 12 decide, 3 asset + decide, 2 decide + feedback, 2 models, 1 health. */
 /** @type {readonly [string, ...string[]]} */
 export const MIX_CYCLE = [
-  'decide', 'decide', 'asset', 'decide', 'models', 'decide', 'feedback', 'decide', 'decide', 'health',
-  'decide', 'asset', 'decide', 'decide', 'feedback', 'models', 'decide', 'decide', 'asset', 'decide',
+  'decide',
+  'decide',
+  'asset',
+  'decide',
+  'models',
+  'decide',
+  'feedback',
+  'decide',
+  'decide',
+  'health',
+  'decide',
+  'asset',
+  'decide',
+  'decide',
+  'feedback',
+  'models',
+  'decide',
+  'decide',
+  'asset',
+  'decide',
 ];
 
 const DOCUMENT_TEXT = 'Order 1182\nCustomer: charged twice on 3 March.\nRequested: refund of the second payment to the card.\n';
@@ -26,7 +63,11 @@ export function scenario(/** @type {import('./common.js').Settings} */ env) {
   const uploads = claimed.has('assets');
   const decidesOnAssets = uploads && claimed.has('multimodal');
   const auth = { authorization: `Bearer ${apiKey}` };
-  const notSent = [...(uploads ? [] : ['uploads (no assets claimed)']), ...(uploads && !decidesOnAssets ? ['decides on the uploaded document (no multimodal claimed)'] : []), ...(feedbackShape === NO_FEEDBACK ? ['feedback (FEEDBACK_SHAPE=none)'] : [])];
+  const notSent = [
+    ...(uploads ? [] : ['uploads (no assets claimed)']),
+    ...(uploads && !decidesOnAssets ? ['decides on the uploaded document (no multimodal claimed)'] : []),
+    ...(feedbackShape === NO_FEEDBACK ? ['feedback (FEEDBACK_SHAPE=none)'] : []),
+  ];
   return {
     name: 'mixed',
     description: `${rate} iterations/s for ${durationS} s in a cycle of ${MIX_CYCLE.length}: decide, upload + decide on the document, decide + feedback (${feedbackShape} shape), models, health${notSent.length > 0 ? `; not sent: ${notSent.join(', ')}` : ''}`,
@@ -54,7 +95,14 @@ export function scenario(/** @type {import('./common.js').Settings} */ env) {
         if (!decidesOnAssets || !asset || typeof asset.id !== 'string') return;
         const questions = { topic: choiceQuestion({ billing: 'Payments and refunds', shipping: 'Delivery' }) };
         const body = { context: [textPart('Read the attached note and classify the request.'), mediaPart('document', asset.id)], questions };
-        await io.send({ name: 'decide_on_asset', method: 'POST', path: '/v1/decide', headers: jsonHeaders(apiKey, `${id}.decide`), body: JSON.stringify(body), expect: { operation: 'decide', questions } });
+        await io.send({
+          name: 'decide_on_asset',
+          method: 'POST',
+          path: '/v1/decide',
+          headers: jsonHeaders(apiKey, `${id}.decide`),
+          body: JSON.stringify(body),
+          expect: { operation: 'decide', questions },
+        });
       } else {
         const decision = await io.send(decideRequest({ apiKey, requestId: id, index, contextChars: 200, questionCount: 1 + (index % 4), types }));
         if (kind !== 'feedback' || feedbackShape === NO_FEEDBACK || decision.status < 200 || decision.status >= 300) return;

@@ -10,10 +10,14 @@ function adapted(name: string): SchemaValidator {
   const validator = schemaValidator(name, 'contract');
   const validate: SchemaValidator = (value) => {
     const result = validator(value);
-    validate.errors = result.valid ? null : result.issues.map((issue) => ({ instancePath: issue.pointer, message: issue.message.slice(issue.message.indexOf(' ') + 1) }));
+    validate.errors = result.valid
+      ? null
+      : result.issues.map((issue) => ({ instancePath: issue.pointer, message: issue.message.slice(issue.message.indexOf(' ') + 1) }));
     return result.valid;
   };
   return validate;
 }
 
-export const contractValidators: Readonly<Record<string, SchemaValidator>> = Object.fromEntries(tableSchemaNames(responseSchemas).map((name) => [name, adapted(name)]));
+export const contractValidators: Readonly<Record<string, SchemaValidator>> = Object.fromEntries(
+  tableSchemaNames(responseSchemas).map((name) => [name, adapted(name)]),
+);

@@ -174,13 +174,24 @@ export function createJudge(validators: Readonly<Record<string, SchemaValidator>
     const schema = schemaFor(operation, status);
     const success = status >= 200 && status < 300 && schema !== undefined;
     const refused = openPoint !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 429 ? openPoint : undefined;
-    verdict('status', success || refused ? undefined : { expected: `a success status of ${operation}`, observed: status === 0 ? 'no response (transport error)' : `status ${status}` });
+    verdict(
+      'status',
+      success || refused
+        ? undefined
+        : { expected: `a success status of ${operation}`, observed: status === 0 ? 'no response (transport error)' : `status ${status}` },
+    );
 
     const header = response.headers['x-request-id'];
     const sent = request.headers?.['x-request-id'];
     verdict(
       'request-id',
-      sent === undefined ? (header ? undefined : { expected: 'an X-Request-ID header', observed: 'none' }) : header === sent ? undefined : { expected: `X-Request-ID ${JSON.stringify(sent)}`, observed: header === undefined ? 'none' : JSON.stringify(header) },
+      sent === undefined
+        ? header
+          ? undefined
+          : { expected: 'an X-Request-ID header', observed: 'none' }
+        : header === sent
+          ? undefined
+          : { expected: `X-Request-ID ${JSON.stringify(sent)}`, observed: header === undefined ? 'none' : JSON.stringify(header) },
     );
 
     seen += 1;
@@ -194,11 +205,23 @@ export function createJudge(validators: Readonly<Record<string, SchemaValidator>
       }
       const validate = validators[schema];
       if (body === undefined) verdict('contract-body', { expected: `a JSON ${schema} body`, observed: 'a body that is not JSON' });
-      else if (validate && !validate(body)) verdict('contract-body', { expected: `a ${schema} body (contract form)`, observed: (validate.errors ?? []).slice(0, 3).map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`).join('; ') });
+      else if (validate && !validate(body))
+        verdict('contract-body', {
+          expected: `a ${schema} body (contract form)`,
+          observed: (validate.errors ?? [])
+            .slice(0, 3)
+            .map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`)
+            .join('; '),
+        });
       else verdict('contract-body', undefined);
       if (status >= 400 && body?.error !== undefined) {
         const id = body.error?.request_id;
-        verdict('error-request-id', id === null || id === header ? undefined : { expected: `error.request_id ${JSON.stringify(header)} (the X-Request-ID header)`, observed: JSON.stringify(id) });
+        verdict(
+          'error-request-id',
+          id === null || id === header
+            ? undefined
+            : { expected: `error.request_id ${JSON.stringify(header)} (the X-Request-ID header)`, observed: JSON.stringify(id) },
+        );
       }
       if (success && request.expect.questions) judgeAnswers(request.expect.questions, body, verdict);
     }

@@ -21,7 +21,10 @@ export const failed = (sample: RequestSample) => !sample.refused && (sample.stat
  * The scenario's thresholds judged on the kit's figures (both generators): latency, errors,
  * checks, and the drift of the timeline when the scenario has drift limits (soak).
  */
-export function judgeThresholds(definition: ScenarioDefinition, figures: { latency: Record<string, LoadLatency>; timeline: LoadTimelineWindow[]; errorRate: number; checkRate: number }): LoadRun['thresholds'] {
+export function judgeThresholds(
+  definition: ScenarioDefinition,
+  figures: { latency: Record<string, LoadLatency>; timeline: LoadTimelineWindow[]; errorRate: number; checkRate: number },
+): LoadRun['thresholds'] {
   const { thresholds: limits } = definition;
   const all = figures.latency.all;
   const verdicts: Record<string, boolean> = {
@@ -30,11 +33,17 @@ export function judgeThresholds(definition: ScenarioDefinition, figures: { laten
     [`rate<=${limits.errorRate}`]: figures.errorRate <= limits.errorRate,
     [`rate>=${limits.checkRate}`]: figures.checkRate >= limits.checkRate,
   };
-  const thresholds = Object.entries(thresholdExpressions(limits)).flatMap(([metric, conditions]) => conditions.map((condition) => ({ metric, condition, ok: verdicts[condition] ?? false })));
+  const thresholds = Object.entries(thresholdExpressions(limits)).flatMap(([metric, conditions]) =>
+    conditions.map((condition) => ({ metric, condition, ok: verdicts[condition] ?? false })),
+  );
   return definition.drift ? [...thresholds, ...latencyDriftThresholds(definition.drift, figures.timeline)] : thresholds;
 }
 
-export function nodeLoadResult(definition: ScenarioDefinition, log: SampleLog, facts: { baseUrl: string; startedAt: Date; durationMs: number; nodeVersion: string; validateEvery: number }): LoadRun {
+export function nodeLoadResult(
+  definition: ScenarioDefinition,
+  log: SampleLog,
+  facts: { baseUrl: string; startedAt: Date; durationMs: number; nodeVersion: string; validateEvery: number },
+): LoadRun {
   const { requests } = log;
   const requestsByName: Record<string, number> = {};
   for (const name of definition.requestNames) requestsByName[name] = requests.filter((sample) => sample.name === name).length;

@@ -42,7 +42,13 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
       }
       const durationMs = performance.now() - dispatched;
       const judgement = judge(request, response);
-      log.requests.push({ name: request.name, startedMs: dispatched - start, durationMs, status: response.status, ...(judgement.refused ? { refused: true } : {}) });
+      log.requests.push({
+        name: request.name,
+        startedMs: dispatched - start,
+        durationMs,
+        status: response.status,
+        ...(judgement.refused ? { refused: true } : {}),
+      });
       log.recordJudgement(judgement, (failure) => exampleOf(failure, request, response));
       return response;
     },
@@ -95,5 +101,11 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
   } finally {
     await pool.close();
   }
-  return nodeLoadResult(definition, log, { baseUrl, startedAt, durationMs: performance.now() - start, nodeVersion: process.version, validateEvery: validateEvery(settings) });
+  return nodeLoadResult(definition, log, {
+    baseUrl,
+    startedAt,
+    durationMs: performance.now() - start,
+    nodeVersion: process.version,
+    validateEvery: validateEvery(settings),
+  });
 }

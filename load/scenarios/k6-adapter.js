@@ -16,7 +16,10 @@ import { seedFigures } from '../definitions/seed-figures.js';
 const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
 
 /** k6 options, the default function and handleSummary of one definition. */
-export function k6Scenario(/** @type {import('../definitions/common.js').ScenarioDefinition} */ definition, /** @type {Record<string, string | undefined>} */ env) {
+export function k6Scenario(
+  /** @type {import('../definitions/common.js').ScenarioDefinition} */ definition,
+  /** @type {Record<string, string | undefined>} */ env,
+) {
   const { baseUrl } = target(env);
   const windows = timelineWindows(definition);
   // One trend per timeline window: k6's end-of-test summary has no time series, so the
@@ -110,11 +113,24 @@ export function k6Scenario(/** @type {import('../definitions/common.js').Scenari
 const round = (/** @type {number} */ value) => Math.round(value * 10) / 10;
 
 function latencyOf(/** @type {any} */ values) {
-  return { count: values.count, p50_ms: round(values.med), p90_ms: round(values['p(90)']), p95_ms: round(values['p(95)']), p99_ms: round(values['p(99)']), max_ms: round(values.max) };
+  return {
+    count: values.count,
+    p50_ms: round(values.med),
+    p90_ms: round(values['p(90)']),
+    p95_ms: round(values['p(95)']),
+    p99_ms: round(values['p(99)']),
+    max_ms: round(values.max),
+  };
 }
 
 /** The kit's load result from k6's end-of-test data (same shape as the Node runner's). */
-function loadResult(/** @type {import('../definitions/common.js').ScenarioDefinition} */ definition, /** @type {any} */ data, /** @type {string} */ baseUrl, /** @type {Record<string, string | undefined>} */ env, /** @type {{ count: number, windowS: number }} */ windows) {
+function loadResult(
+  /** @type {import('../definitions/common.js').ScenarioDefinition} */ definition,
+  /** @type {any} */ data,
+  /** @type {string} */ baseUrl,
+  /** @type {Record<string, string | undefined>} */ env,
+  /** @type {{ count: number, windowS: number }} */ windows,
+) {
   const metrics = data.metrics;
   const durationMs = data.state.testRunDurationMs;
   const requests = metrics.http_reqs?.values.count ?? 0;
@@ -132,7 +148,14 @@ function loadResult(/** @type {import('../definitions/common.js').ScenarioDefini
   const timeline = [];
   for (let index = 0; index < windows.count; index++) {
     const values = metrics[`timeline_w${index}`]?.values;
-    if (values && values.count > 0) timeline.push({ start_s: index * windows.windowS, count: values.count, p50_ms: round(values.med), p95_ms: round(values['p(95)']), p99_ms: round(values['p(99)']) });
+    if (values && values.count > 0)
+      timeline.push({
+        start_s: index * windows.windowS,
+        count: values.count,
+        p50_ms: round(values.med),
+        p95_ms: round(values['p(95)']),
+        p99_ms: round(values['p(99)']),
+      });
   }
   /** @type {import('../../reports/load-run.ts').LoadCheck[]} */
   const checks = [];

@@ -19,7 +19,11 @@ import { interleavedRuns } from '../interleave.ts';
 import { warmUp } from '../run.ts';
 import { growingLatency, settingsFor } from './support.ts';
 
-const made = (throughput: number, p50: number, extra: { p99?: number; count?: number; interval?: [number, number]; checkRate?: number; generator?: 'k6' | 'node' } = {}): LoadRun =>
+const made = (
+  throughput: number,
+  p50: number,
+  extra: { p99?: number; count?: number; interval?: [number, number]; checkRate?: number; generator?: 'k6' | 'node' } = {},
+): LoadRun =>
   ({
     scenario: 'decide-capacity',
     generator: { name: extra.generator ?? 'node', version: 'v20' },
@@ -73,12 +77,25 @@ describe('the decision', () => {
   });
   test('a lower check rate beyond the tolerance, in every pair, is a regression; within it is not', () => {
     const baseline = [made(1000, 4), made(1000, 4), made(1000, 4)];
-    expect(regressed(compareRuns(baseline, [made(1000, 4, { checkRate: 0.95 }), made(1000, 4, { checkRate: 0.96 }), made(1000, 4, { checkRate: 0.94 })]), 'check_rate')).toBe(true);
-    expect(regressed(compareRuns(baseline, [made(1000, 4, { checkRate: 0.995 }), made(1000, 4, { checkRate: 0.995 }), made(1000, 4, { checkRate: 0.995 })]), 'check_rate')).toBe(false);
+    expect(
+      regressed(
+        compareRuns(baseline, [made(1000, 4, { checkRate: 0.95 }), made(1000, 4, { checkRate: 0.96 }), made(1000, 4, { checkRate: 0.94 })]),
+        'check_rate',
+      ),
+    ).toBe(true);
+    expect(
+      regressed(
+        compareRuns(baseline, [made(1000, 4, { checkRate: 0.995 }), made(1000, 4, { checkRate: 0.995 }), made(1000, 4, { checkRate: 0.995 })]),
+        'check_rate',
+      ),
+    ).toBe(false);
   });
   test('the tail is not judged below the sample size a p99 needs, and says so', () => {
     const few = P99_MIN_REQUESTS - 1;
-    const verdict = compareRuns([made(1000, 4, { p99: 4, count: few }), made(1000, 4, { p99: 4, count: few })], [made(1000, 4, { p99: 402, count: few }), made(1000, 4, { p99: 402, count: few })]);
+    const verdict = compareRuns(
+      [made(1000, 4, { p99: 4, count: few }), made(1000, 4, { p99: 4, count: few })],
+      [made(1000, 4, { p99: 402, count: few }), made(1000, 4, { p99: 402, count: few })],
+    );
     expect(verdict.tail).toMatchObject({ judged: false, min_requests: 368, fewest_requests: few });
     expect(verdict.tail.reason).toMatch(/cannot judge the tail.*367.*368/);
     expect(verdict.metrics.map((metric) => metric.metric)).not.toContain('latency p99_ms');
@@ -104,7 +121,13 @@ describe('the decision', () => {
     const candidate = folder([made(1000, 4, { generator: 'k6' })]);
     let out = '';
     let err = '';
-    const run = (extra: string[]) => loadCommand(['compare', '--baseline', baseline, '--candidate', candidate, ...extra], {}, (text) => (out += text), (text) => (err += text));
+    const run = (extra: string[]) =>
+      loadCommand(
+        ['compare', '--baseline', baseline, '--candidate', candidate, ...extra],
+        {},
+        (text) => (out += text),
+        (text) => (err += text),
+      );
     expect(await run([])).toBe(2);
     expect(err).toMatch(/different generators or percentile methods \(node, nearest-rank \/ k6, nearest-rank\)/);
     expect(await run(['--allow-mixed-generators'])).toBe(0);
@@ -125,8 +148,21 @@ describe('on real runs', () => {
   const RUNS_PER_SIDE = 5;
 
   /** Baseline and candidate runs taken in turn (ABBA): a busy second of this machine falls on both sides. */
-  const measurePair = (baselineUrl: string, candidateUrl: string, settings: Record<string, string> = SHORT, scenario: 'decide-capacity' | 'soak' = 'decide-capacity', repeat = RUNS_PER_SIDE) =>
-    interleavedRuns({ scenario, baseline: { baseUrl: baselineUrl, apiKey: target.key }, candidate: { baseUrl: candidateUrl, apiKey: target.key }, settings, repeat, warm: false });
+  const measurePair = (
+    baselineUrl: string,
+    candidateUrl: string,
+    settings: Record<string, string> = SHORT,
+    scenario: 'decide-capacity' | 'soak' = 'decide-capacity',
+    repeat = RUNS_PER_SIDE,
+  ) =>
+    interleavedRuns({
+      scenario,
+      baseline: { baseUrl: baselineUrl, apiKey: target.key },
+      candidate: { baseUrl: candidateUrl, apiKey: target.key },
+      settings,
+      repeat,
+      warm: false,
+    });
 
   beforeAll(async () => {
     target = await startKeyedServer({ serverOptions: ['--rate-limit', '1000000/1000000'] });
@@ -154,7 +190,9 @@ describe('on real runs', () => {
     }
   };
 
-  test('the same server compared with itself is not flagged in 10 of 10 interleaved tries, while another process keeps a core busy', { timeout: 180_000 }, async () => {
+  test('the same server compared with itself is not flagged in 10 of 10 interleaved tries, while another process keeps a core busy', {
+    timeout: 180_000,
+  }, async () => {
     // A neighbour spinning one of this machine's cores for the whole measurement.
     const spinner: ChildProcess = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
     const verdicts = [];
@@ -168,7 +206,9 @@ describe('on real runs', () => {
     }
     const flagged = verdicts.filter((verdict) => verdict.regression);
     const change = (verdict: Comparison, metric: string) => `${Math.round(verdict.metrics.find((entry) => entry.metric === metric)!.change * 100)} %`;
-    console.log(`self-comparison with a core busy: throughput change ${verdicts.map((verdict) => change(verdict, 'throughput_rps')).join(', ')}; p50 change ${verdicts.map((verdict) => change(verdict, 'latency p50_ms')).join(', ')}; flagged ${flagged.length} of 10`);
+    console.log(
+      `self-comparison with a core busy: throughput change ${verdicts.map((verdict) => change(verdict, 'throughput_rps')).join(', ')}; p50 change ${verdicts.map((verdict) => change(verdict, 'latency p50_ms')).join(', ')}; flagged ${flagged.length} of 10`,
+    );
     expect(flagged.map((verdict) => verdict.metrics.filter((metric) => metric.regression))).toEqual([]);
   });
 
@@ -254,7 +294,9 @@ describe('on real runs', () => {
       const tail = await measurePair(transparent.baseUrl, slowTail.baseUrl, TAIL_RUN, 'soak', TAIL_RUNS_PER_SIDE);
       const verdict = compareRuns(tail.baseline, tail.candidate);
       const p99 = verdict.metrics.find((metric) => metric.metric === 'latency p99_ms');
-      console.log(`one slow decide in 30: p99 per run ${tail.baseline.map((run) => run.latency.all?.p99_ms).join(', ')} -> ${tail.candidate.map((run) => run.latency.all?.p99_ms).join(', ')} ms (worse in ${(p99?.worse_share ?? 0) * 100} % of pairs), median 95 % intervals ${JSON.stringify(verdict.tail.baseline_interval_ms)} -> ${JSON.stringify(verdict.tail.candidate_interval_ms)}; fewest requests in a run ${verdict.tail.fewest_requests}; p50 ${verdict.metrics[1]!.baseline_median} -> ${verdict.metrics[1]!.candidate_median} ms`);
+      console.log(
+        `one slow decide in 30: p99 per run ${tail.baseline.map((run) => run.latency.all?.p99_ms).join(', ')} -> ${tail.candidate.map((run) => run.latency.all?.p99_ms).join(', ')} ms (worse in ${(p99?.worse_share ?? 0) * 100} % of pairs), median 95 % intervals ${JSON.stringify(verdict.tail.baseline_interval_ms)} -> ${JSON.stringify(verdict.tail.candidate_interval_ms)}; fewest requests in a run ${verdict.tail.fewest_requests}; p50 ${verdict.metrics[1]!.baseline_median} -> ${verdict.metrics[1]!.candidate_median} ms`,
+      );
       expect(verdict.tail.judged).toBe(true);
       expect(p99?.regression).toBe(true);
       // The body of the distribution did not move: p50 stays quiet. p95 is not asserted: the slow
@@ -273,7 +315,9 @@ describe('on real runs', () => {
     try {
       await warmUp('soak', settingsFor(alternate.baseUrl, alternate.key, TAIL_RUN));
       const side = { baseUrl: alternate.baseUrl, apiKey: alternate.key };
-      expectQuietWithTail(await interleavedRuns({ scenario: 'soak', baseline: side, candidate: side, settings: TAIL_RUN, repeat: TAIL_RUNS_PER_SIDE, warm: false }));
+      expectQuietWithTail(
+        await interleavedRuns({ scenario: 'soak', baseline: side, candidate: side, settings: TAIL_RUN, repeat: TAIL_RUNS_PER_SIDE, warm: false }),
+      );
     } finally {
       await alternate.stop();
     }
@@ -286,7 +330,9 @@ describe('on real runs', () => {
       await warmUp('decide-capacity', settingsFor(growing.baseUrl, target.key, SHORT));
       const { baseline, candidate } = await measurePair(transparent.baseUrl, growing.baseUrl);
       const verdict = compareRuns(baseline, candidate);
-      console.log(`latency growing 50 ms per second of uptime: p50 per run ${baseline.map((run) => run.latency.all?.p50_ms).join(', ')} -> ${candidate.map((run) => run.latency.all?.p50_ms).join(', ')} ms`);
+      console.log(
+        `latency growing 50 ms per second of uptime: p50 per run ${baseline.map((run) => run.latency.all?.p50_ms).join(', ')} -> ${candidate.map((run) => run.latency.all?.p50_ms).join(', ')} ms`,
+      );
       expect(regressed(verdict, 'latency p50_ms')).toBe(true);
     } finally {
       await growing.close();

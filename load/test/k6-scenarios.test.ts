@@ -49,7 +49,9 @@ describe.skipIf(!k6)('scenarios under k6', () => {
     const proxy = await startMutatingProxy(target.baseUrl, {
       response: (received, sent) => {
         const { 'x-request-id': _dropped, ...headers } = received.headers;
-        return isOperation(sent, 'POST', '/v1/decide') && sent.headers['x-request-id']?.endsWith('0') ? { status: 500, headers, body: Buffer.from('{}') } : { ...received, headers };
+        return isOperation(sent, 'POST', '/v1/decide') && sent.headers['x-request-id']?.endsWith('0')
+          ? { status: 500, headers, body: Buffer.from('{}') }
+          : { ...received, headers };
       },
     });
     try {

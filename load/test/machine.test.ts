@@ -14,7 +14,11 @@ test('the steal share is the steal ticks over all ticks between two readings', (
 });
 
 test('no /proc/stat, a kernel without a steal column, or no time passed: no figure', () => {
-  expect(cpuCounters(() => { throw new Error('ENOENT'); })).toBeUndefined();
+  expect(
+    cpuCounters(() => {
+      throw new Error('ENOENT');
+    }),
+  ).toBeUndefined();
   expect(cpuCounters(() => 'cpu  1 2 3 4 5 6 7\n')).toBeUndefined();
   expect(cpuCounters(() => 'intr 1 2 3 4 5 6 7 8 9\n')).toBeUndefined();
   const same = cpuCounters(() => procStat(1, 1, 1));

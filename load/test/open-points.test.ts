@@ -42,13 +42,16 @@ const refusal = (sent: ProxiedRequest, status: number, code: string, message: st
 });
 
 /** A valid server that takes feedback of another shape than the reference's: it refuses the kit's with 422. */
-const otherFeedbackShape: Mutation = { answer: (sent) => (isOperation(sent, 'POST', '/v1/feedback') ? refusal(sent, 422, 'INVALID_REQUEST', 'feedback takes another body here') : undefined) };
+const otherFeedbackShape: Mutation = {
+  answer: (sent) => (isOperation(sent, 'POST', '/v1/feedback') ? refusal(sent, 422, 'INVALID_REQUEST', 'feedback takes another body here') : undefined),
+};
 
 /** A valid server that implements none of the parts the seed calls planned: no assets, only choice questions. */
 const claimsNothing: Mutation = {
   answer: (sent) => {
     if (isOperation(sent, 'POST', '/v1/assets')) return refusal(sent, 404, 'NOT_FOUND', 'no such route');
-    if (isOperation(sent, 'POST', '/v1/decide') && /"type":"(noul|score|multi)"/.test(sent.body.toString('utf8'))) return refusal(sent, 400, 'INVALID_REQUEST', 'unknown question type');
+    if (isOperation(sent, 'POST', '/v1/decide') && /"type":"(noul|score|multi)"/.test(sent.body.toString('utf8')))
+      return refusal(sent, 400, 'INVALID_REQUEST', 'unknown question type');
     return undefined;
   },
 };
@@ -79,31 +82,43 @@ const failing = (run: LoadRun) => run.checks.filter((check) => check.fails > 0).
 describe.each(generators)('mixed under %s', (generator, mixed) => {
   const needsK6 = generator === 'k6' && !k6;
 
-  test.skipIf(needsK6)('a refusal of the reference feedback shape is counted apart: no error, no failed check, thresholds held', { timeout: 60_000 }, async () => {
-    const run = await withProxy(reference.baseUrl, otherFeedbackShape, (baseUrl) => mixed(baseUrl, reference.keyA));
-    expect(loadRunErrors(run)).toEqual([]);
-    expect(run.requests_by_name.feedback).toBeGreaterThan(0);
-    expect(run.open_point_refusals).toEqual({ 'feedback-shape': run.requests_by_name.feedback });
-    expect(run.error_rate).toBe(0);
-    expect(failing(run)).toEqual([]);
-    expect(run.passed).toBe(true);
-  });
+  test.skipIf(needsK6)(
+    'a refusal of the reference feedback shape is counted apart: no error, no failed check, thresholds held',
+    { timeout: 60_000 },
+    async () => {
+      const run = await withProxy(reference.baseUrl, otherFeedbackShape, (baseUrl) => mixed(baseUrl, reference.keyA));
+      expect(loadRunErrors(run)).toEqual([]);
+      expect(run.requests_by_name.feedback).toBeGreaterThan(0);
+      expect(run.open_point_refusals).toEqual({ 'feedback-shape': run.requests_by_name.feedback });
+      expect(run.error_rate).toBe(0);
+      expect(failing(run)).toEqual([]);
+      expect(run.passed).toBe(true);
+    },
+  );
 
-  test.skipIf(needsK6)("the bundled server's alternate profile (another allowed choice on every open point it serves, feedback answered 200 among them) runs green", { timeout: 60_000 }, async () => {
-    const run = await mixed(alternate.baseUrl, alternate.keyA);
-    expect(failing(run)).toEqual([]);
-    expect(run.open_point_refusals).toBeUndefined();
-    expect(run.requests_by_name.feedback).toBeGreaterThan(0);
-    expect(run.passed).toBe(true);
-  });
+  test.skipIf(needsK6)(
+    "the bundled server's alternate profile (another allowed choice on every open point it serves, feedback answered 200 among them) runs green",
+    { timeout: 60_000 },
+    async () => {
+      const run = await mixed(alternate.baseUrl, alternate.keyA);
+      expect(failing(run)).toEqual([]);
+      expect(run.open_point_refusals).toBeUndefined();
+      expect(run.requests_by_name.feedback).toBeGreaterThan(0);
+      expect(run.passed).toBe(true);
+    },
+  );
 
-  test.skipIf(needsK6)('CAPABILITIES: a target that claims no planned part gets no upload and only choice questions, and runs green', { timeout: 60_000 }, async () => {
-    const run = await withProxy(reference.baseUrl, claimsNothing, (baseUrl) => mixed(baseUrl, reference.keyA, { CAPABILITIES: '' }));
-    expect(run.requests_by_name.upload_asset).toBe(0);
-    expect(run.requests_by_name.decide_on_asset).toBe(0);
-    expect(failing(run)).toEqual([]);
-    expect(run.passed).toBe(true);
-  });
+  test.skipIf(needsK6)(
+    'CAPABILITIES: a target that claims no planned part gets no upload and only choice questions, and runs green',
+    { timeout: 60_000 },
+    async () => {
+      const run = await withProxy(reference.baseUrl, claimsNothing, (baseUrl) => mixed(baseUrl, reference.keyA, { CAPABILITIES: '' }));
+      expect(run.requests_by_name.upload_asset).toBe(0);
+      expect(run.requests_by_name.decide_on_asset).toBe(0);
+      expect(failing(run)).toEqual([]);
+      expect(run.passed).toBe(true);
+    },
+  );
 });
 
 test('the same target, with every capability assumed, fails on what it does not claim (the proxy is really that strict)', { timeout: 60_000 }, async () => {
@@ -128,37 +143,81 @@ test('every scenario runs green under the Node runner against the alternate prof
     const env = settingsFor(alternate.baseUrl, alternate.keyA, SHORT_SETTINGS[name]);
     const run = await runWithNode(await loadDefinition(name, env), env);
     expect(failing(run), name).toEqual([]);
-    expect(run.thresholds.filter((threshold) => !threshold.ok), name).toEqual([]);
+    expect(
+      run.thresholds.filter((threshold) => !threshold.ok),
+      name,
+    ).toEqual([]);
   }
 });
 
 const call = async (...argv: string[]) => {
   let out = '';
   let err = '';
-  const code = await loadCommand(argv, {}, (text) => (out += text), (text) => (err += text));
+  const code = await loadCommand(
+    argv,
+    {},
+    (text) => (out += text),
+    (text) => (err += text),
+  );
   return { code, out, err };
 };
 
-test('load run --from-results: a conformance run that saw the reference feedback shape refused makes mixed send none, and its capabilities are kept', { timeout: 120_000 }, async () => {
+test('load run --from-results: a conformance run that saw the reference feedback shape refused makes mixed send none, and its capabilities are kept', {
+  timeout: 120_000,
+}, async () => {
   expect(feedbackChecks.map((check) => check.id)).toContain(FEEDBACK_REFERENCE_SHAPE_CHECK);
   await withProxy(reference.baseUrl, otherFeedbackShape, async (baseUrl) => {
     const conformanceDir = join(scratch, 'conformance');
-    const settings = parseRunArgs(['--base-url', baseUrl, '--api-key', reference.keyA, '--only', FEEDBACK_REFERENCE_SHAPE_CHECK, '--capabilities', 'assets,multimodal', '--report-dir', conformanceDir, '--quiet'], {});
+    const settings = parseRunArgs(
+      [
+        '--base-url',
+        baseUrl,
+        '--api-key',
+        reference.keyA,
+        '--only',
+        FEEDBACK_REFERENCE_SHAPE_CHECK,
+        '--capabilities',
+        'assets,multimodal',
+        '--report-dir',
+        conformanceDir,
+        '--quiet',
+      ],
+      {},
+    );
     if (settings === 'help') throw new Error('unexpected help');
     await runCommand(settings, { tty: false, color: false, write: () => {} });
 
     const loadDir = join(scratch, 'load');
-    const ran = await call('run', '--scenario', 'mixed', '--base-url', baseUrl, '--api-key', reference.keyA, '--from-results', conformanceDir, '--node', '--repeat', '1', '--duration', '2', '--rate', '20', '--report-dir', loadDir);
+    const ran = await call(
+      'run',
+      '--scenario',
+      'mixed',
+      '--base-url',
+      baseUrl,
+      '--api-key',
+      reference.keyA,
+      '--from-results',
+      conformanceDir,
+      '--node',
+      '--repeat',
+      '1',
+      '--duration',
+      '2',
+      '--rate',
+      '20',
+      '--report-dir',
+      loadDir,
+    );
     expect(ran.code, ran.out + ran.err).toBe(0);
     expect(ran.out).toMatch(/feedback of the reference shape was answered 422: mixed sends no feedback/);
-    const load = (JSON.parse(readFileSync(join(loadDir, 'results.json'), 'utf8')) as { load: LoadSection; target: { capabilities: string[] } });
+    const load = JSON.parse(readFileSync(join(loadDir, 'results.json'), 'utf8')) as { load: LoadSection; target: { capabilities: string[] } };
     expect(load.load.runs[0]!.requests_by_name.feedback).toBe(0);
     expect(load.load.runs[0]!.requests_by_name.upload_asset).toBeGreaterThan(0);
     expect([...load.target.capabilities].sort()).toEqual(['assets', 'multimodal']);
   });
 });
 
-test('load run: --capabilities and --feedback-shape are checked like run\'s options', async () => {
+test("load run: --capabilities and --feedback-shape are checked like run's options", async () => {
   expect((await call('run', '--scenario', 'mixed', '--capabilities', 'asets')).err).toMatch(/unknown capability "asets"/);
   expect((await call('run', '--scenario', 'mixed', '--feedback-shape', 'flat')).code).toBe(2);
   expect((await call('run', '--scenario', 'mixed', '--reference-profile', 'other')).err).toMatch(/--reference-profile must be reference or alternate/);

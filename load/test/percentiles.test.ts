@@ -78,7 +78,15 @@ describe("k6's raw samples", () => {
     const rows = Array.from({ length: 100 }, (_, i) => `http_req_duration,${1_000_000_000 + i * 10_000},${i + 1}.000000,,,decide,200,,`);
     const samples = await readK6Samples(csv(rows));
     const definition = await loadDefinition('decide-capacity', { BASE_URL: 'http://127.0.0.1:1', API_KEY: 'svc_live_x', DURATION: '2' });
-    const fromK6 = { scenario: 'decide-capacity', percentile_method: 'k6-trend', error_rate: 0, check_rate: 1, latency: { all: { count: 100, p50_ms: 50.5, p90_ms: 90.1, p95_ms: 95.05, p99_ms: 99.01, max_ms: 100 } }, thresholds: [], timeline: [] } as unknown as LoadRun;
+    const fromK6 = {
+      scenario: 'decide-capacity',
+      percentile_method: 'k6-trend',
+      error_rate: 0,
+      check_rate: 1,
+      latency: { all: { count: 100, p50_ms: 50.5, p90_ms: 90.1, p95_ms: 95.05, p99_ms: 99.01, max_ms: 100 } },
+      thresholds: [],
+      timeline: [],
+    } as unknown as LoadRun;
     const run = withKitFigures(fromK6, definition, samples);
     expect(run.percentile_method).toBe('nearest-rank');
     expect(run.latency.all).toEqual(latencyOf(Array.from({ length: 100 }, (_, i) => i + 1)));

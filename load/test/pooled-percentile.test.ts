@@ -3,7 +3,14 @@
 import { expect, test } from 'vitest';
 import { pooledPercentile, type OpenLoopResult } from '../bench/open-loop.ts';
 
-const run = (latencies: number[]): OpenLoopResult => ({ sent: latencies.length, errors: 0, p50: Number.NaN, p99: Number.NaN, achievedRate: 0, latencies: Float64Array.from(latencies).sort() });
+const run = (latencies: number[]): OpenLoopResult => ({
+  sent: latencies.length,
+  errors: 0,
+  p50: Number.NaN,
+  p99: Number.NaN,
+  achievedRate: 0,
+  latencies: Float64Array.from(latencies).sort(),
+});
 
 test('the pooled p99 of a calm and a slow round lies in the slow round', () => {
   const calm = run(Array.from({ length: 100 }, (_, i) => 1 + i / 100));

@@ -6,16 +6,35 @@ import { responseJudge as bundledJudge } from '../definitions/response-rules.js'
 import { responseJudge as sourceJudge } from '../rules/bundle.ts';
 import { responseRulesPath, responseRulesSource } from '../scripts/generate-response-rules.ts';
 
-test('load/definitions/response-rules.js is what its sources build (npx tsx load/scripts/generate-response-rules.ts), and stays small', { timeout: 60_000 }, async () => {
+test('load/definitions/response-rules.js is what its sources build (npx tsx load/scripts/generate-response-rules.ts), and stays small', {
+  timeout: 60_000,
+}, async () => {
   const committed = readFileSync(responseRulesPath, 'utf8');
   expect(committed).toBe(await responseRulesSource());
   // The validators of five responses, not the whole spec: k6 loads it into every virtual user.
   expect(Buffer.byteLength(committed)).toBeLessThan(64 * 1024);
 });
 
-const request = { name: 'decide', method: 'POST', path: '/v1/decide', headers: { 'x-request-id': 'load.test.1' }, expect: { operation: 'decide', questions: { topic: { type: 'choice', options: { billing: '', shipping: '' } } } } };
-const answer = { type: 'choice', choice: 'billing', confidence: 0.5, probabilities: { billing: 0.75, shipping: 0.25 }, abstain: false, abstention_status: 'advisory' };
-const reply = (body: unknown, headers: Record<string, string> = { 'x-request-id': 'load.test.1' }, status = 200) => ({ status, headers, body: JSON.stringify(body) });
+const request = {
+  name: 'decide',
+  method: 'POST',
+  path: '/v1/decide',
+  headers: { 'x-request-id': 'load.test.1' },
+  expect: { operation: 'decide', questions: { topic: { type: 'choice', options: { billing: '', shipping: '' } } } },
+};
+const answer = {
+  type: 'choice',
+  choice: 'billing',
+  confidence: 0.5,
+  probabilities: { billing: 0.75, shipping: 0.25 },
+  abstain: false,
+  abstention_status: 'advisory',
+};
+const reply = (body: unknown, headers: Record<string, string> = { 'x-request-id': 'load.test.1' }, status = 200) => ({
+  status,
+  headers,
+  body: JSON.stringify(body),
+});
 const good = { model: 'svc-one-v1', answers: { topic: answer }, usage: { input_tokens: 12 } };
 
 test.each([
@@ -29,7 +48,12 @@ test.each([
   for (const judge of [bundledJudge(), sourceJudge()]) {
     const judgement = judge(request, response);
     expect(judgement.failures.map((failure) => failure.check).sort()).toEqual([...failing].sort());
-    expect(Object.entries(judgement.checks).filter(([, ok]) => !ok).map(([name]) => name).sort()).toEqual([...failing].sort());
+    expect(
+      Object.entries(judgement.checks)
+        .filter(([, ok]) => !ok)
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual([...failing].sort());
   }
 });
 
@@ -42,12 +66,27 @@ test('with VALIDATE_EVERY 3, body and answers are judged on every third response
 });
 
 test('a 4xx to a request of an open-point shape is a refusal, not a failed status; its error body is still judged', () => {
-  const feedback = { name: 'feedback', method: 'POST', path: '/v1/feedback', headers: { 'x-request-id': 'load.test.2' }, expect: { operation: 'submitFeedback', openPoint: 'feedback-shape' } };
-  const refusal = bundledJudge()(feedback, reply({ error: { code: 'INVALID_REQUEST', message: 'unknown field', request_id: 'load.test.2' } }, { 'x-request-id': 'load.test.2' }, 422));
+  const feedback = {
+    name: 'feedback',
+    method: 'POST',
+    path: '/v1/feedback',
+    headers: { 'x-request-id': 'load.test.2' },
+    expect: { operation: 'submitFeedback', openPoint: 'feedback-shape' },
+  };
+  const refusal = bundledJudge()(
+    feedback,
+    reply({ error: { code: 'INVALID_REQUEST', message: 'unknown field', request_id: 'load.test.2' } }, { 'x-request-id': 'load.test.2' }, 422),
+  );
   expect(refusal.refused).toBe('feedback-shape');
   expect(refusal.failures).toEqual([]);
-  const wrongId = bundledJudge()(feedback, reply({ error: { code: 'INVALID_REQUEST', message: 'unknown field', request_id: 'req_other' } }, { 'x-request-id': 'load.test.2' }, 422));
+  const wrongId = bundledJudge()(
+    feedback,
+    reply({ error: { code: 'INVALID_REQUEST', message: 'unknown field', request_id: 'req_other' } }, { 'x-request-id': 'load.test.2' }, 422),
+  );
   expect(wrongId.failures.map((failure) => failure.check)).toEqual(['feedback error-request-id']);
   // 401 and 429 are no refusal of a shape.
-  expect(bundledJudge()(feedback, reply({ error: { code: 'RATE_LIMITED', message: 'slow down', request_id: null } }, { 'x-request-id': 'load.test.2' }, 429)).refused).toBeUndefined();
+  expect(
+    bundledJudge()(feedback, reply({ error: { code: 'RATE_LIMITED', message: 'slow down', request_id: null } }, { 'x-request-id': 'load.test.2' }, 429))
+      .refused,
+  ).toBeUndefined();
 });

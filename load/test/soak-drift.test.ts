@@ -15,9 +15,13 @@ describe('the drift thresholds', () => {
   const limits = driftLimits({});
 
   test('a median from 2 to 100 ms misses; 2 to 3 ms holds (under the floor); p99 is judged only from 368 requests a window', () => {
-    expect(latencyDriftThresholds(limits, [window(2, 5), window(3, 6), window(100, 120)])).toEqual([{ metric: 'drift p50', condition: 'last<=2*first (floor 5 ms)', ok: false }]);
+    expect(latencyDriftThresholds(limits, [window(2, 5), window(3, 6), window(100, 120)])).toEqual([
+      { metric: 'drift p50', condition: 'last<=2*first (floor 5 ms)', ok: false },
+    ]);
     expect(latencyDriftThresholds(limits, [window(2, 5), window(3, 6)])).toEqual([{ metric: 'drift p50', condition: 'last<=2*first (floor 5 ms)', ok: true }]);
-    expect(latencyDriftThresholds(limits, [window(2, 5, 368), window(2, 60, 368)]).find((threshold) => threshold.metric === 'drift p99')).toMatchObject({ ok: false });
+    expect(latencyDriftThresholds(limits, [window(2, 5, 368), window(2, 60, 368)]).find((threshold) => threshold.metric === 'drift p99')).toMatchObject({
+      ok: false,
+    });
     expect(latencyDriftThresholds(limits, [window(2, 5, 368), window(2, 60, 367)]).map((threshold) => threshold.metric)).toEqual(['drift p50']);
     expect(latencyDriftThresholds(limits, [window(2, 5)])).toEqual([]);
   });
@@ -55,38 +59,58 @@ describe('on real soaks', () => {
     await target?.stop();
   });
 
-  test.each((k6 ? ['node', 'k6'] : ['node']).map((name) => [name]))(`latency growing ${GROWTH_MS_PER_S} ms per second of uptime fails the soak under %s`, { timeout: 60_000 }, async (generator) => {
-    const leak = growingLatency(GROWTH_MS_PER_S);
-    growing = await startMutatingProxy(target.baseUrl, leak);
-    try {
-      // Connections, the proxy's code and the generator warmed through the proxy; then the leak starts.
-      await warmUp('soak', settingsFor(growing.baseUrl, target.keyA));
-      leak.restartClock();
-      const run = await runOnce({ scenario: 'soak', settings: settingsFor(growing.baseUrl, target.keyA, SOAK), tag: `g${generator}`, ...(generator === 'k6' ? { k6: { path: k6!, source: 'K6_BIN' as const } } : {}) });
-      const first = run.timeline[0]!;
-      const last = run.timeline[run.timeline.length - 1]!;
-      console.log(`soak under ${generator}, latency growing with uptime: p50 of the first window ${first.p50_ms} ms, of the last ${last.p50_ms} ms; thresholds other than drift ${run.thresholds.filter((threshold) => !threshold.metric.startsWith('drift')).every((threshold) => threshold.ok) ? 'all held' : 'some missed'}`);
-      expect(loadRunErrors(run)).toEqual([]);
-      expect(driftVerdicts(run)).toContainEqual(expect.objectContaining({ metric: 'drift p50', ok: false }));
-      expect(run.passed).toBe(false);
-    } finally {
-      await growing.close();
-    }
-  });
+  test.each((k6 ? ['node', 'k6'] : ['node']).map((name) => [name]))(
+    `latency growing ${GROWTH_MS_PER_S} ms per second of uptime fails the soak under %s`,
+    { timeout: 60_000 },
+    async (generator) => {
+      const leak = growingLatency(GROWTH_MS_PER_S);
+      growing = await startMutatingProxy(target.baseUrl, leak);
+      try {
+        // Connections, the proxy's code and the generator warmed through the proxy; then the leak starts.
+        await warmUp('soak', settingsFor(growing.baseUrl, target.keyA));
+        leak.restartClock();
+        const run = await runOnce({
+          scenario: 'soak',
+          settings: settingsFor(growing.baseUrl, target.keyA, SOAK),
+          tag: `g${generator}`,
+          ...(generator === 'k6' ? { k6: { path: k6!, source: 'K6_BIN' as const } } : {}),
+        });
+        const first = run.timeline[0]!;
+        const last = run.timeline[run.timeline.length - 1]!;
+        console.log(
+          `soak under ${generator}, latency growing with uptime: p50 of the first window ${first.p50_ms} ms, of the last ${last.p50_ms} ms; thresholds other than drift ${run.thresholds.filter((threshold) => !threshold.metric.startsWith('drift')).every((threshold) => threshold.ok) ? 'all held' : 'some missed'}`,
+        );
+        expect(loadRunErrors(run)).toEqual([]);
+        expect(driftVerdicts(run)).toContainEqual(expect.objectContaining({ metric: 'drift p50', ok: false }));
+        expect(run.passed).toBe(false);
+      } finally {
+        await growing.close();
+      }
+    },
+  );
 
-  test.each([['reference'], ['alternate']] as const)('the reference server (%s profile) holds its drift, memory included', { timeout: 60_000 }, async (profile) => {
-    const server = profile === 'reference' ? target : await startEmbeddedTarget({ profile });
-    try {
-      if (server !== target) await warmUp('soak', settingsFor(server.baseUrl, server.keyA));
-      const run = await runOnce({ scenario: 'soak', settings: settingsFor(server.baseUrl, server.keyA, SOAK), tag: `r${profile}`, memory: { source: 'test process', rssBytes: () => process.memoryUsage().rss } });
-      const first = run.timeline[0]!;
-      const last = run.timeline[run.timeline.length - 1]!;
-      console.log(`soak of the reference server (${profile}): p50 of the first window ${first.p50_ms} ms, of the last ${last.p50_ms} ms`);
-      expect(driftVerdicts(run).map((threshold) => threshold.metric)).toEqual(['drift p50', 'drift rss']);
-      expect(run.thresholds.filter((threshold) => !threshold.ok)).toEqual([]);
-      expect(run.passed).toBe(true);
-    } finally {
-      if (server !== target) await server.stop();
-    }
-  });
+  test.each([['reference'], ['alternate']] as const)(
+    'the reference server (%s profile) holds its drift, memory included',
+    { timeout: 60_000 },
+    async (profile) => {
+      const server = profile === 'reference' ? target : await startEmbeddedTarget({ profile });
+      try {
+        if (server !== target) await warmUp('soak', settingsFor(server.baseUrl, server.keyA));
+        const run = await runOnce({
+          scenario: 'soak',
+          settings: settingsFor(server.baseUrl, server.keyA, SOAK),
+          tag: `r${profile}`,
+          memory: { source: 'test process', rssBytes: () => process.memoryUsage().rss },
+        });
+        const first = run.timeline[0]!;
+        const last = run.timeline[run.timeline.length - 1]!;
+        console.log(`soak of the reference server (${profile}): p50 of the first window ${first.p50_ms} ms, of the last ${last.p50_ms} ms`);
+        expect(driftVerdicts(run).map((threshold) => threshold.metric)).toEqual(['drift p50', 'drift rss']);
+        expect(run.thresholds.filter((threshold) => !threshold.ok)).toEqual([]);
+        expect(run.passed).toBe(true);
+      } finally {
+        if (server !== target) await server.stop();
+      }
+    },
+  );
 });

@@ -22,7 +22,16 @@ import { startPrismMock, type PrismMock } from '../prism.ts';
 import { jsonBody, send, type MockResponse } from './http.ts';
 import { BODY_LIMIT_BYTES, defaultExampleValue, invalidRequestStatus } from './prism-rules.ts';
 import { bodyProblems, documentedHeaders, headerProblems } from './response-checks.ts';
-import { isJsonMediaType, namedExamples, parameterExample, requestBodyExamples, validRequest, withHeaders, type BodyExample, type MockRequest } from './spec-requests.ts';
+import {
+  isJsonMediaType,
+  namedExamples,
+  parameterExample,
+  requestBodyExamples,
+  validRequest,
+  withHeaders,
+  type BodyExample,
+  type MockRequest,
+} from './spec-requests.ts';
 
 /** Seed 2.7: every response carries this header. */
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -83,7 +92,10 @@ describe('what the mock serves', () => {
   it(`every documented response declares the ${REQUEST_ID_HEADER} header as required`, () => {
     const missing = operations.flatMap((op) =>
       op.statuses
-        .filter((status) => !Object.entries(documentedHeaders(op, status)).some(([name, header]) => name.toLowerCase() === REQUEST_ID_HEADER && header.required === true))
+        .filter(
+          (status) =>
+            !Object.entries(documentedHeaders(op, status)).some(([name, header]) => name.toLowerCase() === REQUEST_ID_HEADER && header.required === true),
+        )
         .map((status) => `${op.operationId} ${status}`),
     );
     expect(missing).toEqual([]);
@@ -117,19 +129,22 @@ describe('what the mock serves', () => {
 
   const statusCases = operations.flatMap((op) => op.statuses.map((status) => ({ label: `${op.operationId} ${status}`, op, status })));
 
-  it.each(statusCases)('Prefer: code alone, $label: the status with Prism\'s default example', async ({ op, status }) => {
+  it.each(statusCases)("Prefer: code alone, $label: the status with Prism's default example", async ({ op, status }) => {
     const response = await call(withHeaders(validRequest(op), { prefer: `code=${status}` }));
     expect(response.status, response.text).toBe(status);
     expect(jsonBody(response)).toStrictEqual(prismDefaultBody(op, status));
     expectServedBySpec(op, response);
   });
 
-  it.each(keyedOperations.map((op) => ({ label: op.operationId, op })))('$label without Authorization: 401 with the Error body, not problem+json', async ({ op }) => {
-    const response = await call(withHeaders(validRequest(op), { authorization: undefined }));
-    expect(response.status, response.text).toBe(401);
-    expect(response.mediaType).toBe('application/json');
-    expectServedBySpec(op, response);
-  });
+  it.each(keyedOperations.map((op) => ({ label: op.operationId, op })))(
+    '$label without Authorization: 401 with the Error body, not problem+json',
+    async ({ op }) => {
+      const response = await call(withHeaders(validRequest(op), { authorization: undefined }));
+      expect(response.status, response.text).toBe(401);
+      expect(response.mediaType).toBe('application/json');
+      expectServedBySpec(op, response);
+    },
+  );
 
   const unauthorizedExampleCases = keyedOperations.flatMap((op) =>
     namedExamples(jsonMediaObject(op, 401)).map((example) => ({ label: `${op.operationId} ${example.name}`, op, example })),
@@ -165,9 +180,11 @@ describe('limitations of the mock, as observed', () => {
   const deleteOperation = assetItemOperations.find((op) => op.method === 'delete')!;
   const unauthorizedCode = errorCodes.find((code) => code.statedStatus === 401)!.code;
 
-  it('never echoes a caller X-Request-ID: every response carries the response header\'s documented example', async () => {
+  it("never echoes a caller X-Request-ID: every response carries the response header's documented example", async () => {
     const own = parameterExample(anyOperation, 'header', REQUEST_ID_HEADER);
-    const documented = String(Object.entries(documentedHeaders(anyOperation, successStatus(anyOperation))).find(([name]) => name.toLowerCase() === REQUEST_ID_HEADER)![1].example);
+    const documented = String(
+      Object.entries(documentedHeaders(anyOperation, successStatus(anyOperation))).find(([name]) => name.toLowerCase() === REQUEST_ID_HEADER)![1].example,
+    );
     expect(own).not.toBe(documented);
     const first = await call(withHeaders(validRequest(anyOperation), { [REQUEST_ID_HEADER]: own }));
     const second = await call(validRequest(anyOperation));
@@ -254,7 +271,9 @@ describe('limitations of the mock, as observed', () => {
     const readOther = await call(withPath(validRequest(readOperation), readOperation, otherId));
     expect(readOther.status).toBe(successStatus(readOperation));
     expect((jsonBody(readOther) as { id: string }).id).not.toBe(otherId);
-    const readByAnotherProject = await call(withHeaders(withPath(validRequest(readOperation), readOperation, otherId), { authorization: `${exampleAuthorization()}-other-project` }));
+    const readByAnotherProject = await call(
+      withHeaders(withPath(validRequest(readOperation), readOperation, otherId), { authorization: `${exampleAuthorization()}-other-project` }),
+    );
     expect(readByAnotherProject.status).not.toBe(errorCode('ASSET_FORBIDDEN').statedStatus);
     expect(readByAnotherProject.status).toBe(successStatus(readOperation));
 
@@ -267,7 +286,11 @@ describe('limitations of the mock, as observed', () => {
 
   it('does not sniff upload bytes: a PNG declared as audio, or sent without Content-Type, is stored', async () => {
     const audioType = families.audio.types[0]!;
-    const mislabelled = await call({ ...validRequest(uploadOperation), headers: { ...validRequest(uploadOperation).headers, 'content-type': audioType }, body: PNG_SIGNATURE });
+    const mislabelled = await call({
+      ...validRequest(uploadOperation),
+      headers: { ...validRequest(uploadOperation).headers, 'content-type': audioType },
+      body: PNG_SIGNATURE,
+    });
     expect(mislabelled.status).toBe(successStatus(uploadOperation));
     const unlabelled = await call({ ...withHeaders(validRequest(uploadOperation), { 'content-type': undefined }), body: PNG_SIGNATURE });
     expect(unlabelled.status).toBe(successStatus(uploadOperation));
@@ -278,7 +301,8 @@ describe('limitations of the mock, as observed', () => {
     const documentType = families.document.types[0]!;
     expect(BODY_LIMIT_BYTES).toBeGreaterThan(referenceChoice<number>('size-units', 'image_max_bytes'));
     expect(BODY_LIMIT_BYTES + 1).toBeLessThan(referenceChoice<number>('size-units', 'document_max_bytes'));
-    const upload = (type: string, size: number) => call({ ...withHeaders(validRequest(uploadOperation), { 'content-type': type }), body: Buffer.alloc(size, 0x61) });
+    const upload = (type: string, size: number) =>
+      call({ ...withHeaders(validRequest(uploadOperation), { 'content-type': type }), body: Buffer.alloc(size, 0x61) });
 
     const imageOverItsLimit = await upload(imageType, BODY_LIMIT_BYTES);
     expect(imageOverItsLimit.status).toBe(successStatus(uploadOperation));
@@ -289,20 +313,26 @@ describe('limitations of the mock, as observed', () => {
     expect(bodyProblems(uploadOperation, documentWithinItsLimit)).not.toEqual([]);
   });
 
-  it.each(jsonBodyOperations.map((op) => ({ label: op.operationId, op })))(`$label accepts a JSON body over the seed's ${SEED_BODY_LIMIT_BYTES} bytes`, async ({ op }) => {
-    const request = validRequest(op, firstJsonExample(op));
-    const padded = `${String(request.body)}${' '.repeat(SEED_BODY_LIMIT_BYTES)}`;
-    const response = await call({ ...request, body: padded });
-    expect(response.status).toBe(successStatus(op));
-  });
+  it.each(jsonBodyOperations.map((op) => ({ label: op.operationId, op })))(
+    `$label accepts a JSON body over the seed's ${SEED_BODY_LIMIT_BYTES} bytes`,
+    async ({ op }) => {
+      const request = validRequest(op, firstJsonExample(op));
+      const padded = `${String(request.body)}${' '.repeat(SEED_BODY_LIMIT_BYTES)}`;
+      const response = await call({ ...request, body: padded });
+      expect(response.status).toBe(successStatus(op));
+    },
+  );
 
-  it.each(jsonBodyOperations.map((op) => ({ label: op.operationId, op })))('$label: malformed JSON gets its framework\'s 400, outside the spec', async ({ op }) => {
-    const request = validRequest(op, firstJsonExample(op));
-    const response = await call({ ...request, body: String(request.body).slice(0, -1) });
-    expect(response.status).toBe(400);
-    expect(response.headers[REQUEST_ID_HEADER]).toBeUndefined();
-    expect(bodyProblems(op, response)).not.toEqual([]);
-  });
+  it.each(jsonBodyOperations.map((op) => ({ label: op.operationId, op })))(
+    "$label: malformed JSON gets its framework's 400, outside the spec",
+    async ({ op }) => {
+      const request = validRequest(op, firstJsonExample(op));
+      const response = await call({ ...request, body: String(request.body).slice(0, -1) });
+      expect(response.status).toBe(400);
+      expect(response.headers[REQUEST_ID_HEADER]).toBeUndefined();
+      expect(bodyProblems(op, response)).not.toEqual([]);
+    },
+  );
 
   it('answers an unknown route or method with its own problem+json and no X-Request-ID', async () => {
     const unknownPath = '/v1/no-such-route';

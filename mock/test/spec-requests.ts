@@ -29,9 +29,7 @@ export function namedExamples(mediaObject: JsonObject): NamedExample[] {
 export function requestBodyExamples(op: Operation): BodyExample[] {
   if (!op.definition.requestBody) return [];
   const content = deref(op.definition.requestBody as JsonObject).content as JsonObject;
-  return Object.entries(content).flatMap(([mediaType, mediaObject]) =>
-    namedExamples(mediaObject as JsonObject).map((example) => ({ mediaType, ...example })),
-  );
+  return Object.entries(content).flatMap(([mediaType, mediaObject]) => namedExamples(mediaObject as JsonObject).map((example) => ({ mediaType, ...example })));
 }
 
 /** Parameters of the path item and of the operation, $refs followed. */

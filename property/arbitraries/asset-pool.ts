@@ -63,5 +63,10 @@ export function assetIdFrom(pool: AssetPool, partType: MediaPartType): fc.Arbitr
 
 /** Every pooled asset id that occurs in a text (a request body), for keeping them after a failure. */
 export function pooledIdsIn(pool: AssetPool, text: string): Set<string> {
-  return new Set(Object.values(pool).flat().map((asset) => asset.id).filter((id) => text.includes(id)));
+  return new Set(
+    Object.values(pool)
+      .flat()
+      .map((asset) => asset.id)
+      .filter((id) => text.includes(id)),
+  );
 }

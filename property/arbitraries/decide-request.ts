@@ -43,9 +43,11 @@ function hooksFor(options: DecideGeneration): SchemaHooks {
   const ids = options.plainIds ? plainId : callerId;
   return {
     branch({ tag, component }, site) {
-      if (innermost(site) === 'Question' && tag !== undefined && (ALL_CAPABILITIES as readonly string[]).includes(tag)) return options.capabilities.has(tag as Capability);
+      if (innermost(site) === 'Question' && tag !== undefined && (ALL_CAPABILITIES as readonly string[]).includes(tag))
+        return options.capabilities.has(tag as Capability);
       if (component === 'ContentParts') return options.capabilities.has('multimodal');
-      if (innermost(site) === 'ContentPart' && (MEDIA_TYPES as readonly string[]).includes(tag ?? '')) return assetIdFrom(options.pool, tag as MediaPartType) !== undefined;
+      if (innermost(site) === 'ContentPart' && (MEDIA_TYPES as readonly string[]).includes(tag ?? ''))
+        return assetIdFrom(options.pool, tag as MediaPartType) !== undefined;
       return true;
     },
     key(site) {
@@ -132,7 +134,9 @@ export function questionType(question: WireObject): string | undefined {
 export function withPlainIds(body: WireObject): WireObject {
   const questions = questionsOf(body).map(([, question], index) => {
     const options = question.get('options');
-    const renamed = isWireObject(options) ? question.with('options', new WireObject(options.entries.map(([, value], at) => [`o${at + 1}`, value] as const))) : question;
+    const renamed = isWireObject(options)
+      ? question.with('options', new WireObject(options.entries.map(([, value], at) => [`o${at + 1}`, value] as const)))
+      : question;
     return [`q${index + 1}`, renamed] as const;
   });
   return body.with('questions', new WireObject(questions));

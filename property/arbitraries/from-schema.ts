@@ -86,7 +86,13 @@ function toWire(value: Json): WireValue {
  * "none", so a failure found at a limit still shrinks to its smallest value — and one that needs
  * the limit keeps it while everything else shrinks.
  */
-export function sizedAtLimits<T>(min: number, max: number | undefined, build: (lo: number, hi: number) => fc.Arbitrary<T>, resize: (value: T, size: number) => T, unboundedMax: number): fc.Arbitrary<T> {
+export function sizedAtLimits<T>(
+  min: number,
+  max: number | undefined,
+  build: (lo: number, hi: number) => fc.Arbitrary<T>,
+  resize: (value: T, size: number) => T,
+  unboundedMax: number,
+): fc.Arbitrary<T> {
   const values = build(min, max ?? min + unboundedMax);
   if (max === undefined || max <= min) return values;
   const targets = [max, ...(max - 1 > min ? [max - 1] : [])];
@@ -218,7 +224,8 @@ export class SchemaConverter {
     const required = new Set((schema.required as string[] | undefined) ?? []);
     const additional = schema.additionalProperties;
     const names = Object.keys(properties);
-    if (names.length > 0 && isObject(additional)) throw new Error(`from-schema: properties together with a schema for additionalProperties at ${site.path.join('/')} are not supported`);
+    if (names.length > 0 && isObject(additional))
+      throw new Error(`from-schema: properties together with a schema for additionalProperties at ${site.path.join('/')} are not supported`);
     if (isObject(additional)) return this.map(schema, additional, site);
 
     const fields = names.map((name) => {
@@ -227,7 +234,10 @@ export class SchemaConverter {
       const presence = required.has(name) ? 'always' : (this.hooks.optional?.(name, site) ?? 'sometimes');
       if (presence === 'always') return value.map((v) => [name, v] as const);
       if (presence === 'never') return fc.constant(undefined);
-      return fc.option(value.map((v) => [name, v] as const), { nil: undefined });
+      return fc.option(
+        value.map((v) => [name, v] as const),
+        { nil: undefined },
+      );
     });
     for (const name of required) if (!(name in properties)) throw new Error(`from-schema: required property ${name} has no schema at ${site.path.join('/')}`);
     return fc.tuple(...fields).map((entries) => new WireObject(entries.filter((entry): entry is readonly [string, WireValue] => entry !== undefined)));
@@ -242,7 +252,13 @@ export class SchemaConverter {
     // Only the schema's own maximum is a limit to draw at; a hook's is a generation budget.
     const max = schema.maxProperties as number | undefined;
     const entries = (lo: number, hi: number) => fc.uniqueArray(fc.tuple(key, value), { minLength: lo, maxLength: hi, selector: ([name]) => name });
-    return sizedAtLimits(min, max, (lo, hi) => entries(lo, hi).map((list) => new WireObject(list)), resizeMap, sized ? Math.max(0, sized.max - min) : DEFAULT_UNBOUNDED_EXTRA);
+    return sizedAtLimits(
+      min,
+      max,
+      (lo, hi) => entries(lo, hi).map((list) => new WireObject(list)),
+      resizeMap,
+      sized ? Math.max(0, sized.max - min) : DEFAULT_UNBOUNDED_EXTRA,
+    );
   }
 
   private array(schema: JsonObject, site: SchemaSite): fc.Arbitrary<WireValue> {

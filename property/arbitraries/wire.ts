@@ -20,7 +20,9 @@ export class WireObject {
 
   /** A copy with `key` set to `value`: replaced in place when present, appended otherwise. */
   with(key: string, value: WireValue): WireObject {
-    return this.has(key) ? new WireObject(this.entries.map(([name, old]) => [name, name === key ? value : old] as const)) : new WireObject([...this.entries, [key, value]]);
+    return this.has(key)
+      ? new WireObject(this.entries.map(([name, old]) => [name, name === key ? value : old] as const))
+      : new WireObject([...this.entries, [key, value]]);
   }
 
   /** A copy without `key`. */

@@ -47,7 +47,13 @@ function expectRecordedAsset(reply: Reply, asset: ModelAsset, ref: string, opera
   if (differences.length > 0) throw new CheckFailure(`the Asset ${ref} as uploaded (seed 4.6)`, differences.join('; '));
 }
 
-const PHASE_WORDS: Record<Phase, string> = { active: 'an active', deleted: 'a deleted', expired: 'an expired', 'active-or-expired': 'an expiring', 'active-or-deleted': 'a concurrently deleted' };
+const PHASE_WORDS: Record<Phase, string> = {
+  active: 'an active',
+  deleted: 'a deleted',
+  expired: 'an expired',
+  'active-or-expired': 'an expiring',
+  'active-or-deleted': 'a concurrently deleted',
+};
 
 /** "#1, a deleted asset of project A". */
 const whose = (asset: ModelAsset, ref: string, phase: Phase) => `${ref}, ${PHASE_WORDS[phase]} asset of project ${asset.owner}`;
@@ -82,7 +88,11 @@ export abstract class AssetCommand implements fc.AsyncCommand<AssetModel, RealSy
 abstract class AssetAction extends AssetCommand {
   private chosen: { ref: string; project: Project } | undefined;
 
-  constructor(readonly actor: number, readonly pick: number, readonly projects: readonly Project[]) {
+  constructor(
+    readonly actor: number,
+    readonly pick: number,
+    readonly projects: readonly Project[],
+  ) {
     super();
   }
 
@@ -123,7 +133,10 @@ export class Upload extends AssetCommand {
   /** The asset number this upload got in its sequence (known once it ran). */
   private ordinal: number | undefined;
 
-  constructor(readonly project: Project, readonly mimeType: SampleMimeType) {
+  constructor(
+    readonly project: Project,
+    readonly mimeType: SampleMimeType,
+  ) {
     super();
   }
 
@@ -138,12 +151,15 @@ export class Upload extends AssetCommand {
     const what = `project ${this.project}'s upload of a valid ${this.mimeType} file`;
     expectValidBody(reply, 'uploadAsset');
     if (asset.mime_type !== this.mimeType) throw new CheckFailure(`mime_type ${this.mimeType} for ${what}`, `mime_type ${JSON.stringify(asset.mime_type)}`);
-    if (asset.size_bytes !== bytes.byteLength) throw new CheckFailure(`size_bytes ${bytes.byteLength} for ${what}`, `size_bytes ${JSON.stringify(asset.size_bytes)}`);
-    if (!sha256EncodingOf(asset.sha256, bytes)) throw new CheckFailure(`the SHA-256 of the file as sha256 for ${what}`, `sha256 ${JSON.stringify(asset.sha256)}`);
+    if (asset.size_bytes !== bytes.byteLength)
+      throw new CheckFailure(`size_bytes ${bytes.byteLength} for ${what}`, `size_bytes ${JSON.stringify(asset.size_bytes)}`);
+    if (!sha256EncodingOf(asset.sha256, bytes))
+      throw new CheckFailure(`the SHA-256 of the file as sha256 for ${what}`, `sha256 ${JSON.stringify(asset.sha256)}`);
     const earlier = model.assets.findIndex((known) => known.id === asset.id);
     if (earlier >= 0) throw new CheckFailure(`a new asset id for ${what}`, `${asset.id}, the id of ${refLabel(earlier)}`);
     const lifetimeMs = assetLifetimeMs(asset);
-    if (!(lifetimeMs > 0)) throw new CheckFailure(`expires_at after created_at for ${what} (seed 2.5)`, `created_at ${asset.created_at}, expires_at ${asset.expires_at}`);
+    if (!(lifetimeMs > 0))
+      throw new CheckFailure(`expires_at after created_at for ${what} (seed 2.5)`, `created_at ${asset.created_at}, expires_at ${asset.expires_at}`);
     const expires = { earliest: sentAt + lifetimeMs, latest: answeredAt + lifetimeMs };
     model.assets.push({ id: asset.id, owner: this.project, state: 'active', uploaded: asset, expires, waitedFor: false, deletions: [] });
     this.ordinal = model.assets.length;
@@ -237,7 +253,12 @@ export class ReferenceInDecide extends AssetAction {
   private partUsed: MediaPartType | undefined;
 
   /** `partType` is the part wanted; when it does not fit the asset, the part of the asset's own family is sent. */
-  constructor(actor: number, pick: number, projects: readonly Project[], readonly partType: MediaPartType) {
+  constructor(
+    actor: number,
+    pick: number,
+    projects: readonly Project[],
+    readonly partType: MediaPartType,
+  ) {
     super(actor, pick, projects);
   }
 

@@ -63,7 +63,9 @@ export type Phase = AssetState | 'active-or-expired' | 'active-or-deleted';
 
 /** The request [sentAt, answeredAt] overlaps a deletion other than its own. */
 function overlapsDeletion(asset: ModelAsset, sentAt: number, answeredAt: number, own: Deletion | undefined): boolean {
-  return asset.deletions.some((deletion) => deletion !== own && answeredAt >= deletion.sentAt && (deletion.answeredAt === undefined || sentAt < deletion.answeredAt));
+  return asset.deletions.some(
+    (deletion) => deletion !== own && answeredAt >= deletion.sentAt && (deletion.answeredAt === undefined || sentAt < deletion.answeredAt),
+  );
 }
 
 /**

@@ -38,7 +38,7 @@ export class Together extends AssetCommand {
 
   protected async act(model: AssetModel, real: RealSystem): Promise<void> {
     const scheduler = real.scheduler;
-    if (!scheduler) throw new Error('Together needs a scheduler: give newRealSystem the sequence\'s fc.scheduler()');
+    if (!scheduler) throw new Error("Together needs a scheduler: give newRealSystem the sequence's fc.scheduler()");
     // Decided before any runs: a command's check must not see what another of the group did.
     this.started = this.members.filter((member) => member.check(model));
     const views = this.started.map((member) => memberSystem(real, scheduler, () => member.toString()));

@@ -9,7 +9,7 @@ import { decideRequestArbitrary, optionIdsOf, questionsOf, questionType, withinM
 import { SchemaConverter } from '../arbitraries/from-schema.ts';
 import { decideLimits } from '../arbitraries/limits.ts';
 import { fillerText } from '../arbitraries/text.ts';
-import { isWireObject, jsonBytes, showWire, toJsonText, WireObject, wireObject, type WireValue } from '../arbitraries/wire.ts';
+import { isWireObject, jsonBytes, showWire, toJsonText, type WireObject, wireObject, type WireValue } from '../arbitraries/wire.ts';
 
 const POOL: AssetPool = {
   image: [{ id: 'asset_image000001', mimeType: 'image/png' }],
@@ -59,21 +59,33 @@ describe('the decide request generator', () => {
     expect(ids.some((id) => /[\u0400-\u04ff]/.test(id))).toBe(true);
     expect(ids.some((id) => /\p{Extended_Pictographic}/u.test(id))).toBe(true);
     expect(ids.some((id) => id.includes(' '))).toBe(true);
-    const descriptions = bodies.flatMap((body) => questionsOf(body).flatMap(([, question]) => (questionType(question) === 'choice' ? (question.get('options') as WireObject).entries.map(([, d]) => d) : [])));
+    const descriptions = bodies.flatMap((body) =>
+      questionsOf(body).flatMap(([, question]) =>
+        questionType(question) === 'choice' ? (question.get('options') as WireObject).entries.map(([, d]) => d) : [],
+      ),
+    );
     expect(descriptions).toContain('');
   });
 
   test('media parts reference pooled assets only, within x-media-limits; every question type and part type occurs', () => {
-    const pooled = new Set(Object.values(POOL).flat().map((asset) => asset.id));
+    const pooled = new Set(
+      Object.values(POOL)
+        .flat()
+        .map((asset) => asset.id),
+    );
     const parts = bodies.flatMap(partsOf);
     for (const part of parts) if (part.has('asset_id')) expect(pooled).toContain(part.get('asset_id'));
     for (const body of bodies) {
-      for (const [type, { max }] of Object.entries(decideLimits.media)) expect(partsOf(body).filter((part) => part.get('type') === type).length).toBeLessThanOrEqual(max);
+      for (const [type, { max }] of Object.entries(decideLimits.media))
+        expect(partsOf(body).filter((part) => part.get('type') === type).length).toBeLessThanOrEqual(max);
     }
     expect(new Set(parts.map((part) => part.get('type')))).toEqual(new Set(['text', 'image', 'document', 'audio']));
-    expect(new Set(bodies.flatMap((body) => questionsOf(body).map(([, question]) => questionType(question))))).toEqual(new Set(['choice', 'noul', 'multi', 'score']));
+    expect(new Set(bodies.flatMap((body) => questionsOf(body).map(([, question]) => questionType(question))))).toEqual(
+      new Set(['choice', 'noul', 'multi', 'score']),
+    );
     // Open point noul-instructions-required: noul questions always carry instructions.
-    for (const body of bodies) for (const [, question] of questionsOf(body)) if (questionType(question) === 'noul') expect(typeof question.get('instructions')).toBe('string');
+    for (const body of bodies)
+      for (const [, question] of questionsOf(body)) if (questionType(question) === 'noul') expect(typeof question.get('instructions')).toBe('string');
   });
 
   test('without capabilities: choice questions and string contexts only; without a pool: no media parts', () => {
@@ -92,7 +104,9 @@ describe('the decide request generator', () => {
   });
 
   test('media parts past a limit become text parts, so the part count stays', () => {
-    const images = Array.from({ length: decideLimits.media.image.max + 2 }, (_, index) => wireObject({ type: 'image', id: `p${index}`, asset_id: 'asset_image000001' }));
+    const images = Array.from({ length: decideLimits.media.image.max + 2 }, (_, index) =>
+      wireObject({ type: 'image', id: `p${index}`, asset_id: 'asset_image000001' }),
+    );
     const limited = withinMediaLimits(images) as WireObject[];
     expect(limited).toHaveLength(images.length);
     expect(limited.filter((part) => part.get('type') === 'image')).toHaveLength(decideLimits.media.image.max);
@@ -100,7 +114,21 @@ describe('the decide request generator', () => {
   });
 
   test('withPlainIds renames question and option ids and keeps everything else', () => {
-    const body = wireObject({ context: 'x', questions: wireObject([['\u{1F4E6}', wireObject({ type: 'choice', options: wireObject([['__proto__', ''], ['а', 'b']]) })]]) });
+    const body = wireObject({
+      context: 'x',
+      questions: wireObject([
+        [
+          '\u{1F4E6}',
+          wireObject({
+            type: 'choice',
+            options: wireObject([
+              ['__proto__', ''],
+              ['а', 'b'],
+            ]),
+          }),
+        ],
+      ]),
+    });
     expect(toJsonText(withPlainIds(body))).toBe('{"context":"x","questions":{"q1":{"type":"choice","options":{"o1":"","o2":"b"}}}}');
   });
 });
@@ -117,7 +145,12 @@ describe('the schema converter', () => {
       type: 'object',
       required: ['kind', 'code'],
       additionalProperties: false,
-      properties: { kind: { const: 'k' }, code: { type: 'string', pattern: '^[A-Z]{3}$' }, level: { enum: [1, 2] }, tags: { type: 'array', minItems: 1, maxItems: 3, items: { type: 'null' } } },
+      properties: {
+        kind: { const: 'k' },
+        code: { type: 'string', pattern: '^[A-Z]{3}$' },
+        level: { enum: [1, 2] },
+        tags: { type: 'array', minItems: 1, maxItems: 3, items: { type: 'null' } },
+      },
     };
     for (const value of fc.sample(new SchemaConverter().schema(schema, { components: [], path: [] }), { seed: 1, numRuns: 100 })) {
       expect(isWireObject(value)).toBe(true);
@@ -133,7 +166,11 @@ describe('the schema converter', () => {
 
 describe('wire values', () => {
   test('keep key order and any key, "__proto__" and "1" included', () => {
-    const body = wireObject([['b', 1], ['__proto__', wireObject([['x', null]])], ['1', 'one']]);
+    const body = wireObject([
+      ['b', 1],
+      ['__proto__', wireObject([['x', null]])],
+      ['1', 'one'],
+    ]);
     expect(toJsonText(body)).toBe('{"b":1,"__proto__":{"x":null},"1":"one"}');
     expect(Object.keys(JSON.parse(toJsonText(body)))).toEqual(['1', 'b', '__proto__']);
   });

@@ -79,11 +79,11 @@ function expectReportedFailure(result: CheckResult): void {
   expect(result.message).toMatch(/seed \d+, path "[\d:]+"/);
   expect(result.message).toContain('shortest failing sequence [');
   // The failing group's curl lines, each in the background, then wait: the requests overlap again.
-  const reproduction = /reproduce with \(\n([^]*?)\nwait\)\)/.exec(result.message ?? '')?.[1];
+  const reproduction = /reproduce with \(\n([\s\S]*?)\nwait\)\)/.exec(result.message ?? '')?.[1];
   expect(reproduction, result.message).toBeDefined();
   const lines = reproduction!.split('\n');
   expect(lines.length).toBeGreaterThanOrEqual(2);
-  for (const line of lines) expect(line).toMatch(/^curl -sS -i -X (GET|POST|DELETE) '[^']+'.* &(  # body: .*)?$/);
+  for (const line of lines) expect(line).toMatch(/^curl -sS -i -X (GET|POST|DELETE) '[^']+'.* &( {2}# body: .*)?$/);
   // A shell reads it as the requests in the background and one wait (bash -n: parsed, not run).
   expect(() => execFileSync('bash', ['-n', '-c', `${reproduction}\nwait`])).not.toThrow();
   expect(result.notes.some((note) => note.includes("sent once more together as this check's last exchanges: (\ncurl "))).toBe(true);
@@ -107,7 +107,11 @@ describe('PROP-ASSET-LIFECYCLE-CONCURRENT', () => {
       const result = await runLifecycle(server, server.baseUrl);
       expect(result.status, explain(result)).toBe('pass');
       const summary = result.notes.find((note) => note.includes('run together by projects'))!;
-      expect(summary.startsWith(`${DEFAULT_SEQUENCES_TOGETHER} sequences of up to ${MAX_GROUPS} groups of up to ${MAX_TOGETHER} commands run together by projects A, B (seed 1)`)).toBe(true);
+      expect(
+        summary.startsWith(
+          `${DEFAULT_SEQUENCES_TOGETHER} sequences of up to ${MAX_GROUPS} groups of up to ${MAX_TOGETHER} commands run together by projects A, B (seed 1)`,
+        ),
+      ).toBe(true);
       for (const name of ['Together', 'Upload', 'Get', 'Delete', 'ReferenceInDecide', 'GetUnknown']) expect(summary).toMatch(new RegExp(`${name} [1-9]`));
       expect(maxInFlight(result)).toBe(MAX_TOGETHER);
       // Races with a deletion were met, and judged by what either order allows.
@@ -125,7 +129,7 @@ describe('PROP-ASSET-LIFECYCLE-CONCURRENT', () => {
     expect(members!.split(', ').filter((member) => member.startsWith('Upload('))).toHaveLength(2);
   });
 
-  test('finds the project kept in shared state: a request sent together with the other project\'s runs as that project', { timeout: 120_000 }, async () => {
+  test("finds the project kept in shared state: a request sent together with the other project's runs as that project", { timeout: 120_000 }, async () => {
     const result = await behind(target, overlapBugs.projectInSharedState);
     expectReportedFailure(result);
     const groups = shrunkSequence(result);

@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
 import { ALL_CAPABILITIES, type Capability, type CheckResult } from '../../harness/check.ts';
 import { runCheck } from '../../harness/runner.ts';
-import { isOperation, rewriteJson, rewriteJsonRequest, startMutatingProxy, type Mutation, type ProxiedRequest, type ProxiedResponse } from '../../harness/testing/mutating-proxy.ts';
+import {
+  isOperation,
+  rewriteJson,
+  rewriteJsonRequest,
+  startMutatingProxy,
+  type Mutation,
+  type ProxiedRequest,
+  type ProxiedResponse,
+} from '../../harness/testing/mutating-proxy.ts';
 import { assetModelChecks, DEFAULT_SEQUENCES, MAX_COMMANDS } from '../asset-model.ts';
 
 const check = assetModelChecks.find((c) => c.id === 'PROP-ASSET-LIFECYCLE')!;
@@ -65,7 +73,13 @@ function deletedIdReadableAfterReupload(target: EmbeddedTarget): Mutation {
   let uploadedSinceDelete = false;
   return {
     request: (sent) => {
-      if (isAssetPath(sent, 'GET') && sent.headers.authorization === bearer(target.keyB) && deletedByA.has(assetIdOf(sent)) && uploadedSinceDelete && newestOfA) {
+      if (
+        isAssetPath(sent, 'GET') &&
+        sent.headers.authorization === bearer(target.keyB) &&
+        deletedByA.has(assetIdOf(sent)) &&
+        uploadedSinceDelete &&
+        newestOfA
+      ) {
         return { ...withKey(sent, target.keyA), path: `/v1/assets/${newestOfA}` };
       }
       return sent;
@@ -93,10 +107,13 @@ function deletedReadableFromCache(): Mutation {
     answer: (sent) => {
       if (!isAssetPath(sent, 'GET')) return undefined;
       const cached = uploads.get(assetIdOf(sent));
-      return cached && deleted.has(assetIdOf(sent)) && cached.key === sent.headers.authorization ? { status: 200, headers: cached.headers, body: cached.body } : undefined;
+      return cached && deleted.has(assetIdOf(sent)) && cached.key === sent.headers.authorization
+        ? { status: 200, headers: cached.headers, body: cached.body }
+        : undefined;
     },
     response: (received, sent) => {
-      if (isUpload(sent) && received.status === 201) uploads.set(idOf(received), { key: sent.headers.authorization ?? '', body: received.body, headers: received.headers });
+      if (isUpload(sent) && received.status === 201)
+        uploads.set(idOf(received), { key: sent.headers.authorization ?? '', body: received.body, headers: received.headers });
       if (isAssetPath(sent, 'DELETE') && isSuccess(received)) deleted.add(assetIdOf(sent));
       return received;
     },
@@ -110,7 +127,11 @@ function expiredStillReferenceable(target: EmbeddedTarget): Mutation {
       if (!isOperation(sent, 'POST', '/v1/decide') || sent.headers.authorization !== bearer(target.keyShortTtl)) return undefined;
       const forward = async (forwarded: ProxiedRequest): Promise<ProxiedResponse> => {
         const reply = await request(`${target.baseUrl}${sent.path}`, { method: 'POST', headers: forwarded.headers, body: forwarded.body });
-        const headers = Object.fromEntries(Object.entries(reply.headers).filter(([name]) => !['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name)).map(([name, value]) => [name, String(value)]));
+        const headers = Object.fromEntries(
+          Object.entries(reply.headers)
+            .filter(([name]) => !['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name))
+            .map(([name, value]) => [name, String(value)]),
+        );
         return { status: reply.statusCode, headers, body: Buffer.from(await reply.body.arrayBuffer()) };
       };
       const received = await forward(sent);
@@ -145,7 +166,11 @@ function rateLimitsEveryFourthRequest(): Mutation {
       requests += 1;
       if (requests % 4 !== 0) return undefined;
       const body = { error: { code: 'RATE_LIMITED', message: 'Slow down.', request_id: 'req_0000ratelimit' } };
-      return { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '0', 'x-request-id': 'req_0000ratelimit' }, body: Buffer.from(JSON.stringify(body)) };
+      return {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '0', 'x-request-id': 'req_0000ratelimit' },
+        body: Buffer.from(JSON.stringify(body)),
+      };
     },
   };
 }
@@ -196,7 +221,9 @@ describe('PROP-ASSET-LIFECYCLE', () => {
   test('without a short-lived project it passes and says that expiry was left out', { timeout: 30_000 }, async () => {
     const result = await runLifecycle(target, target.baseUrl);
     expect(result.status, result.message).toBe('pass');
-    expect(result.notes.join('\n')).toMatch(/Expiry commands \(uploads by the short-lived project S, WaitForExpiry\) left out: the target has no short-lived project/);
+    expect(result.notes.join('\n')).toMatch(
+      /Expiry commands \(uploads by the short-lived project S, WaitForExpiry\) left out: the target has no short-lived project/,
+    );
     expect(result.notes.join('\n')).not.toMatch(/WaitForExpiry \d/);
   });
 
@@ -220,7 +247,9 @@ describe('PROP-ASSET-LIFECYCLE', () => {
     expect(result.notes.join('\n')).toMatch(/[1-9]\d* requests answered 429 were sent again after the Retry-After wait\./);
   });
 
-  test('finds "asset readable by another project after a delete-and-reupload" and shrinks it to Upload, Delete, Upload, Get by B', { timeout: 60_000 }, async () => {
+  test('finds "asset readable by another project after a delete-and-reupload" and shrinks it to Upload, Delete, Upload, Get by B', {
+    timeout: 60_000,
+  }, async () => {
     const result = await behindProxy(target, deletedIdReadableAfterReupload(target));
     expectReportedFailure(result, { method: 'GET', path: /^\/v1\/assets\/asset_/ });
     const sequence = shrunkSequence(result);
@@ -229,7 +258,9 @@ describe('PROP-ASSET-LIFECYCLE', () => {
     expect(sequence[1]).toBe('Delete(A, #1)');
     expect(sequence[2]).toMatch(UPLOAD('A', 2));
     expect(sequence[3]).toBe('Get(B, #1)');
-    expect(result.message).toContain("an error status for project B's GET of #1, a deleted asset of project A: no other project reads an asset (seed 3 rule 1)");
+    expect(result.message).toContain(
+      "an error status for project B's GET of #1, a deleted asset of project A: no other project reads an asset (seed 3 rule 1)",
+    );
   });
 
   test('the same seed gives the same shrunk sequence, shrink count and replay path', { timeout: 90_000 }, async () => {
@@ -275,7 +306,7 @@ describe('PROP-ASSET-LIFECYCLE and expiry', () => {
   });
   afterAll(async () => target?.stop());
 
-  test('a server whose clock is an hour ahead passes: expiry is judged from each asset\'s lifetime, not the kit\'s clock', { timeout: 60_000 }, async () => {
+  test("a server whose clock is an hour ahead passes: expiry is judged from each asset's lifetime, not the kit's clock", { timeout: 60_000 }, async () => {
     const result = await behindProxy(target, clockAnHourAhead(), { expiry: true, numRuns: 50 });
     expect(result.status, `${result.message ?? ''}\n${result.notes.join('\n')}`).toBe('pass');
     expect(result.notes.join('\n')).toMatch(/of an expired asset [1-9]/);

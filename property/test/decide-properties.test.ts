@@ -54,7 +54,8 @@ const seventeenthQuestionDropped: Mutation = {
   request: (sent) =>
     isDecide(sent)
       ? rewriteJsonRequest(sent, (body) => {
-          const ids = body && typeof body.questions === 'object' && body.questions !== null && !Array.isArray(body.questions) ? Object.keys(body.questions) : [];
+          const ids =
+            body && typeof body.questions === 'object' && body.questions !== null && !Array.isArray(body.questions) ? Object.keys(body.questions) : [];
           if (ids.length === 17) delete body.questions[ids.at(-1)!];
           return body;
         })
@@ -72,7 +73,10 @@ function tiesByOptionId(probabilities: Record<string, number>): void {
     let end = start + 1;
     while (end < entries.length && entries[end - 1]![1] - entries[end]![1] <= 1.5e-6) end += 1;
     const values = entries.slice(start, end).map(([, p]) => p);
-    const ids = entries.slice(start, end).map(([id]) => id).sort();
+    const ids = entries
+      .slice(start, end)
+      .map(([id]) => id)
+      .sort();
     ids.forEach((id, index) => (probabilities[id] = values[index]!));
     start = end;
   }
@@ -155,7 +159,10 @@ describe('decide properties', () => {
 
   describe('open point id-format-and-count', () => {
     test('a server that refuses unusual ids with a 4xx passes PROP-DECIDE-VALID, with a note; one that refuses valid plain requests fails it', async () => {
-      const refusesProto: Mutation = { answer: (sent) => (isDecide(sent) && Object.keys(requestJson(sent)?.questions ?? {}).includes('__proto__') ? errorReply(400, 'INVALID_REQUEST') : undefined) };
+      const refusesProto: Mutation = {
+        answer: (sent) =>
+          isDecide(sent) && Object.keys(requestJson(sent)?.questions ?? {}).includes('__proto__') ? errorReply(400, 'INVALID_REQUEST') : undefined,
+      };
       const tolerated = await behindProxy(refusesProto, (baseUrl) => runPropertyCheck('PROP-DECIDE-VALID', on(baseUrl, { seed: 11 })));
       expect(tolerated.status, tolerated.message).toBe('pass');
       expect(tolerated.notes.join('\n')).toMatch(/\d+ generated requests were refused only for their ids .* open point id-format-and-count/);
@@ -234,12 +241,16 @@ describe('decide properties', () => {
     });
 
     test('a mutation can be run alone by name (replay "<mutation>"), and a shrunk case by "<mutation>@<path>"', async () => {
-      const alone = await behindProxy(seventeenthQuestionDropped, (baseUrl) => runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11, replay: { 'PROP-DECIDE-INVALID': 'too-many-questions' } })));
+      const alone = await behindProxy(seventeenthQuestionDropped, (baseUrl) =>
+        runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11, replay: { 'PROP-DECIDE-INVALID': 'too-many-questions' } })),
+      );
       expect(alone.status).toBe('fail');
       expect(alone.notes.some((note) => note.startsWith('1 mutations,'))).toBe(true);
       const replay = /replay value "([^"]+)"/.exec(alone.message ?? '')?.[1];
       expect(replay).toMatch(/^too-many-questions@[\d:]+$/);
-      const replayed = await behindProxy(seventeenthQuestionDropped, (baseUrl) => runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11, replay: { 'PROP-DECIDE-INVALID': replay! } })));
+      const replayed = await behindProxy(seventeenthQuestionDropped, (baseUrl) =>
+        runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11, replay: { 'PROP-DECIDE-INVALID': replay! } })),
+      );
       expect(lastDecideText(replayed)).toBe(lastDecideText(alone));
       expect(replayed.exchanges.filter((exchange) => exchange.operationId === 'decide')).toHaveLength(2);
     });
@@ -253,7 +264,9 @@ describe('decide properties', () => {
       expect(lastDecideText(second)).toBe(lastDecideText(first));
       expect(failurePath(second)).toBe(failurePath(first));
 
-      const replayed = await behindProxy(emojiQuestionIdFails, (baseUrl) => runPropertyCheck('PROP-DECIDE-VALID', on(baseUrl, { seed: 5, replay: { 'PROP-DECIDE-VALID': failurePath(first)! } })));
+      const replayed = await behindProxy(emojiQuestionIdFails, (baseUrl) =>
+        runPropertyCheck('PROP-DECIDE-VALID', on(baseUrl, { seed: 5, replay: { 'PROP-DECIDE-VALID': failurePath(first)! } })),
+      );
       expect(replayed.status).toBe('fail');
       expect(lastDecideText(replayed)).toBe(lastDecideText(first));
       // Replaying sends the shrunk case, and once more at the end: no exploration, no shrinking.

@@ -52,7 +52,15 @@ function mutated(mutation: DecideMutation, numRuns = 25) {
 
 const byName = (name: string) => decideMutations.find((mutation) => mutation.name === name)!;
 /** Rules a JSON Schema cannot state: counts per part type, body size, the wire format. */
-const NOT_SCHEMA_RULES = new Set(['too-many-image-parts', 'too-many-document-parts', 'too-many-audio-parts', 'body-over-256-kib', 'malformed-json', 'wrong-content-type', 'body-not-object']);
+const NOT_SCHEMA_RULES = new Set([
+  'too-many-image-parts',
+  'too-many-document-parts',
+  'too-many-audio-parts',
+  'body-over-256-kib',
+  'malformed-json',
+  'wrong-content-type',
+  'body-not-object',
+]);
 
 describe('decide mutations', () => {
   test('names are unique; every mutation names its seed sections and rule', () => {
@@ -63,12 +71,15 @@ describe('decide mutations', () => {
     }
   });
 
-  test.each(decideMutations.filter((mutation) => !NOT_SCHEMA_RULES.has(mutation.name)).map((mutation) => [mutation.name, mutation] as const))('%s makes a request the spec schema rejects', (_name, mutation) => {
-    for (const sent of mutated(mutation)) {
-      expect(sent.contentType).toBe('application/json');
-      expect(plainOneOfValid(JSON.parse(mutatedText(sent))), mutatedText(sent).slice(0, 300)).toBe(false);
-    }
-  });
+  test.each(decideMutations.filter((mutation) => !NOT_SCHEMA_RULES.has(mutation.name)).map((mutation) => [mutation.name, mutation] as const))(
+    '%s makes a request the spec schema rejects',
+    (_name, mutation) => {
+      for (const sent of mutated(mutation)) {
+        expect(sent.contentType).toBe('application/json');
+        expect(plainOneOfValid(JSON.parse(mutatedText(sent))), mutatedText(sent).slice(0, 300)).toBe(false);
+      }
+    },
+  );
 
   test('the second oracle agrees with the spec validator on valid requests', () => {
     for (const body of fc.sample(base, { seed: 4, numRuns: 100 })) {
@@ -125,6 +136,8 @@ describe('decide mutations', () => {
     expect(applicable).toContain('malformed-json');
     expect(applicable).not.toContain('video-part');
     expect(applicable).not.toContain('unknown-field-noul-question');
-    expect(decideMutations.filter((mutation) => mutationApplies(mutation, new Set(ALL_CAPABILITIES), empty)).map((mutation) => mutation.name)).not.toContain('url-field');
+    expect(decideMutations.filter((mutation) => mutationApplies(mutation, new Set(ALL_CAPABILITIES), empty)).map((mutation) => mutation.name)).not.toContain(
+      'url-field',
+    );
   });
 });

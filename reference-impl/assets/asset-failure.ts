@@ -19,7 +19,11 @@ function stated(code: string): number {
   return status;
 }
 
-export function assetFailure(reason: AssetLookupFailure, assetId?: string, afterDeleteCode = referenceChoice<string>('asset-after-delete', 'code')): AssetFailure {
+export function assetFailure(
+  reason: AssetLookupFailure,
+  assetId?: string,
+  afterDeleteCode = referenceChoice<string>('asset-after-delete', 'code'),
+): AssetFailure {
   const subject = assetId === undefined ? 'The asset' : `Asset ${assetId}`;
   switch (reason) {
     case 'forbidden':

@@ -21,6 +21,4 @@ export function familyLimits(family: AssetFamily): FamilyLimits {
   return limits;
 }
 
-export const textMimeTypes: ReadonlySet<AcceptedMimeType> = new Set(
-  acceptedMimeTypes.filter((type) => type.startsWith('text/')),
-);
+export const textMimeTypes: ReadonlySet<AcceptedMimeType> = new Set(acceptedMimeTypes.filter((type) => type.startsWith('text/')));

@@ -64,8 +64,7 @@ async function contentMismatch(bytes: Uint8Array, declared: AcceptedMimeType): P
   return uploadRejection('UNSUPPORTED_MIME_TYPE', `Declared ${declared}, but the content is ${actual}.`);
 }
 
-const cannotDecode = (type: AcceptedMimeType): UploadRejection =>
-  uploadRejection('DECODE_FAILED', `The ${type} file could not be decoded.`);
+const cannotDecode = (type: AcceptedMimeType): UploadRejection => uploadRejection('DECODE_FAILED', `The ${type} file could not be decoded.`);
 
 async function documentVerdict(bytes: Uint8Array, type: AcceptedMimeType): Promise<UploadVerdict> {
   if (textMimeTypes.has(type)) return { ok: true, mimeType: type, family: 'document' };

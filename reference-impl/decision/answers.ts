@@ -18,7 +18,10 @@ export function idRecord<T>(): Record<string, T> {
 }
 
 export function choiceAnswer(optionIds: readonly string[], rowProbabilities: ArrayLike<number>, abstainMargin: number): Schemas['ChoiceAnswer'] {
-  const rounded = roundDistribution(Array.from({ length: optionIds.length }, (_, i) => rowProbabilities[i]!), optionIds);
+  const rounded = roundDistribution(
+    Array.from({ length: optionIds.length }, (_, i) => rowProbabilities[i]!),
+    optionIds,
+  );
   const probabilities = idRecord<number>();
   optionIds.forEach((id, index) => {
     probabilities[id] = rounded[index]!;

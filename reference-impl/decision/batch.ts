@@ -52,7 +52,10 @@ export function packRequests(requests: readonly ScoringRequest[], temperature: n
 
   const probes = requests.map((request) => request.rows.map((cells) => cells.map((cell) => probeVectors(cell.text, cell.polarity))));
   const contextFeatures = requests.reduce((total, request) => total + request.context.ids.length, 0);
-  const probeFeatures = probes.reduce((total, rows) => total + rows.reduce((sum, row) => sum + row.reduce((cells, probe) => cells + probe.ids.length, 0), 0), 0);
+  const probeFeatures = probes.reduce(
+    (total, rows) => total + rows.reduce((sum, row) => sum + row.reduce((cells, probe) => cells + probe.ids.length, 0), 0),
+    0,
+  );
   // The final element stays 0: the weight of every bucket a context lacks.
   const contextWeights = new Float32Array(contextFeatures + 1);
   const probeIds = new Int32Array(probeFeatures);
@@ -101,6 +104,11 @@ export function packRequests(requests: readonly ScoringRequest[], temperature: n
 }
 
 /** One request alone. */
-export function packBatch(context: SparseVector, rows: readonly (readonly ProbeCell[])[], temperature: number, probeVectors: ProbeVectors = featureVector): ScoringBatch {
+export function packBatch(
+  context: SparseVector,
+  rows: readonly (readonly ProbeCell[])[],
+  temperature: number,
+  probeVectors: ProbeVectors = featureVector,
+): ScoringBatch {
   return packRequests([{ context, rows }], temperature, probeVectors);
 }

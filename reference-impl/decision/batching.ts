@@ -33,7 +33,12 @@ interface Waiting {
 
 const widthOf = (request: ScoringRequest): number => Math.max(...request.rows.map((cells) => cells.length));
 
-export function createBatchingScorer(session: ScoringSession, temperature: number, probeVectors: ProbeVectors, maxRequests = MAX_BATCH_REQUESTS): BatchingScorer {
+export function createBatchingScorer(
+  session: ScoringSession,
+  temperature: number,
+  probeVectors: ProbeVectors,
+  maxRequests = MAX_BATCH_REQUESTS,
+): BatchingScorer {
   let queue: Waiting[] = [];
   let scheduled = false;
   let requests = 0;
@@ -42,7 +47,11 @@ export function createBatchingScorer(session: ScoringSession, temperature: numbe
   async function run(waiting: Waiting[]): Promise<void> {
     runs += 1;
     try {
-      const batch = packRequests(waiting.map((item) => item.request), temperature, probeVectors);
+      const batch = packRequests(
+        waiting.map((item) => item.request),
+        temperature,
+        probeVectors,
+      );
       const outputs = await session.run(batch);
       waiting.forEach((item, index) => item.resolve({ outputs, firstRow: batch.firstRows[index]! }));
     } catch (error) {

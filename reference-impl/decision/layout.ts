@@ -38,7 +38,10 @@ export type QuestionRow =
 
 /** Why a question cannot be scored; the server rejects these before they reach the engine. */
 export class UnscorableQuestionError extends Error {
-  constructor(readonly questionId: string, reason: string) {
+  constructor(
+    readonly questionId: string,
+    reason: string,
+  ) {
     super(`Question ${JSON.stringify(questionId)}: ${reason}`);
     this.name = 'UnscorableQuestionError';
   }

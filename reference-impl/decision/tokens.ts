@@ -16,12 +16,7 @@ const NON_ASCII = /[^\u0000-\u007f]/;
  */
 export function normaliseText(text: string): string {
   if (!NON_ASCII.test(text)) return text.toLowerCase();
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(COMBINING_DIACRITICS, '')
-    .normalize('NFC')
-    .replace(TYPOGRAPHIC_APOSTROPHES, "'");
+  return text.toLowerCase().normalize('NFKD').replace(COMBINING_DIACRITICS, '').normalize('NFC').replace(TYPOGRAPHIC_APOSTROPHES, "'");
 }
 
 // A word is a run of letters, digits and marks, with inner apostrophes ("don't"). An emoji (with
@@ -39,23 +34,139 @@ const TOKEN = new RegExp(
 // English negation cues (with apostrophe-less spellings common in support messages). Anything
 // ending in "n't" is a cue too.
 const NEGATION_CUES = new Set([
-  'not', 'no', 'never', 'none', 'nobody', 'nothing', 'neither', 'nor', 'nowhere', 'cannot', 'without',
-  'dont', 'doesnt', 'didnt', 'isnt', 'wasnt', 'arent', 'werent', 'cant', 'couldnt', 'wont', 'wouldnt',
-  'shouldnt', 'havent', 'hasnt', 'hadnt',
+  'not',
+  'no',
+  'never',
+  'none',
+  'nobody',
+  'nothing',
+  'neither',
+  'nor',
+  'nowhere',
+  'cannot',
+  'without',
+  'dont',
+  'doesnt',
+  'didnt',
+  'isnt',
+  'wasnt',
+  'arent',
+  'werent',
+  'cant',
+  'couldnt',
+  'wont',
+  'wouldnt',
+  'shouldnt',
+  'havent',
+  'hasnt',
+  'hadnt',
 ]);
 // English function words. They carry no topic, yet a short probe such as "Is the delivery
 // late?" would otherwise match any context through "is" and "the". features.ts skips them unless
 // a text has nothing else (an option id "a"). Negation cues are not stopwords: an option "no" or
 // "none" must stay matchable.
 const STOPWORDS = new Set([
-  'a', 'an', 'the', 'and', 'or', 'but', 'of', 'to', 'in', 'on', 'at', 'for', 'from', 'by', 'with', 'about', 'as',
-  'into', 'onto', 'than', 'then', 'so', 'if', 'is', 'am', 'are', 'was', 'were', 'be', 'been', 'being', 'do',
-  'does', 'did', 'doing', 'have', 'has', 'had', 'having', 'i', 'me', 'my', 'mine', 'myself', 'you', 'your',
-  'yours', 'he', 'him', 'his', 'she', 'her', 'hers', 'it', 'its', 'we', 'us', 'our', 'ours', 'they', 'them',
-  'their', 'theirs', 'this', 'that', 'these', 'those', 'there', 'here', 'what', 'which', 'who', 'whom',
-  'whose', 'when', 'where', 'why', 'how', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might',
-  'must', 'just', 'also', 'very', 'too', "i'm", "i've", "i'd", "i'll", "it's", "that's", "there's",
-  "you're", "we're", "they're",
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'but',
+  'of',
+  'to',
+  'in',
+  'on',
+  'at',
+  'for',
+  'from',
+  'by',
+  'with',
+  'about',
+  'as',
+  'into',
+  'onto',
+  'than',
+  'then',
+  'so',
+  'if',
+  'is',
+  'am',
+  'are',
+  'was',
+  'were',
+  'be',
+  'been',
+  'being',
+  'do',
+  'does',
+  'did',
+  'doing',
+  'have',
+  'has',
+  'had',
+  'having',
+  'i',
+  'me',
+  'my',
+  'mine',
+  'myself',
+  'you',
+  'your',
+  'yours',
+  'he',
+  'him',
+  'his',
+  'she',
+  'her',
+  'hers',
+  'it',
+  'its',
+  'we',
+  'us',
+  'our',
+  'ours',
+  'they',
+  'them',
+  'their',
+  'theirs',
+  'this',
+  'that',
+  'these',
+  'those',
+  'there',
+  'here',
+  'what',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'when',
+  'where',
+  'why',
+  'how',
+  'will',
+  'would',
+  'shall',
+  'should',
+  'can',
+  'could',
+  'may',
+  'might',
+  'must',
+  'just',
+  'also',
+  'very',
+  'too',
+  "i'm",
+  "i've",
+  "i'd",
+  "i'll",
+  "it's",
+  "that's",
+  "there's",
+  "you're",
+  "we're",
+  "they're",
 ]);
 // Words that turn a sentence around and so end a negation's scope ("not late but broken").
 const SCOPE_BREAKERS = new Set(['but', 'however', 'although', 'though', 'except']);
@@ -68,7 +179,11 @@ const SCOPE_BREAKER = 4;
 // The three lists as one map from word to its roles ("but" is a stopword and a scope breaker):
 // every word of every text is looked up, once instead of three times.
 const WORD_ROLES = new Map<string, number>();
-for (const [words, role] of [[STOPWORDS, STOPWORD], [NEGATION_CUES, NEGATION_CUE], [SCOPE_BREAKERS, SCOPE_BREAKER]] as const) {
+for (const [words, role] of [
+  [STOPWORDS, STOPWORD],
+  [NEGATION_CUES, NEGATION_CUE],
+  [SCOPE_BREAKERS, SCOPE_BREAKER],
+] as const) {
   for (const word of words) WORD_ROLES.set(word, (WORD_ROLES.get(word) ?? 0) | role);
 }
 

@@ -61,7 +61,8 @@ export interface ReferenceServer {
  */
 async function warmUp(engine: DecisionEngine, profile: ServerProfile): Promise<void> {
   const questions = { warm_up: { type: 'choice' as const, options: { a: 'a first decision', b: '' } } };
-  if (checkDecideRequest({ context: 'A first decision.', questions }, profile)) throw new Error('The warm-up request does not pass the server\'s own validation');
+  if (checkDecideRequest({ context: 'A first decision.', questions }, profile))
+    throw new Error("The warm-up request does not pass the server's own validation");
   await engine.decide('A first decision.', questions);
 }
 

@@ -17,9 +17,7 @@ export function installAuth(app: FastifyInstance, keyRing: KeyRing): void {
     const key = bearerKey(request.headers.authorization);
     const projectId = key === undefined ? undefined : keyRing.projectOf(key);
     if (key === undefined || projectId === undefined) {
-      const message = request.headers.authorization
-        ? 'Invalid API key.'
-        : `Missing API key: send Authorization: Bearer ${KEY_PREFIX}<secret>.`;
+      const message = request.headers.authorization ? 'Invalid API key.' : `Missing API key: send Authorization: Bearer ${KEY_PREFIX}<secret>.`;
       return sendFailure(request, reply, failure('UNAUTHORIZED', message));
     }
     request.projectId = projectId;

@@ -45,7 +45,13 @@ export function parseKeyList(text: string): ProjectKeys[] {
     .map((entry) => {
       const [projectId, keys] = entry.split('=', 2);
       if (!projectId || !keys) throw new Error(`Keys entry "${entry.replace(/=.*/, '=…')}" is not project=key[,key]`);
-      return { projectId: projectId.trim(), keys: keys.split(',').map((key) => key.trim()).filter(Boolean) };
+      return {
+        projectId: projectId.trim(),
+        keys: keys
+          .split(',')
+          .map((key) => key.trim())
+          .filter(Boolean),
+      };
     })
     .map(checkProject);
 }
@@ -59,7 +65,8 @@ export function readKeysFile(path: string): ProjectKeys[] {
   if (!Array.isArray(parsed.projects)) throw new Error(`${path}: expected {"projects": [{"id": ..., "keys": [...]}]}`);
   return parsed.projects.map((project) => {
     const ttl = project.asset_ttl_seconds;
-    if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0))) throw new Error(`${path}: asset_ttl_seconds of ${String(project.id)} must be a positive number`);
+    if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0)))
+      throw new Error(`${path}: asset_ttl_seconds of ${String(project.id)} must be a positive number`);
     return checkProject({
       projectId: String(project.id),
       keys: Array.isArray(project.keys) ? project.keys.map(String) : [],
@@ -71,7 +78,8 @@ export function readKeysFile(path: string): ProjectKeys[] {
 function checkProject(project: ProjectKeys): ProjectKeys {
   if (project.keys.length === 0) throw new Error(`Project ${project.projectId} has no keys`);
   for (const key of project.keys) {
-    if (!key.startsWith(KEY_PREFIX) || key.length === KEY_PREFIX.length) throw new Error(`Project ${project.projectId}: keys must look like ${KEY_PREFIX}<secret>`);
+    if (!key.startsWith(KEY_PREFIX) || key.length === KEY_PREFIX.length)
+      throw new Error(`Project ${project.projectId}: keys must look like ${KEY_PREFIX}<secret>`);
   }
   return project;
 }

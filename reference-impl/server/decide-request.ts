@@ -1,6 +1,17 @@
 // Checks a decide body against the seed, in the order a caller can act on: modality, schema,
 // media counts, then the reference choices the schema leaves open.
-import { currentModel, isObject, mediaPartLimits, modelAliases, referenceChoice, requestBodyValidator, schemaKeywordLimits, unsupportedPartTypes, type Schemas, type ValidationIssue } from '../../spec/index.ts';
+import {
+  currentModel,
+  isObject,
+  mediaPartLimits,
+  modelAliases,
+  referenceChoice,
+  requestBodyValidator,
+  schemaKeywordLimits,
+  unsupportedPartTypes,
+  type Schemas,
+  type ValidationIssue,
+} from '../../spec/index.ts';
 import { failure, type ApiFailure } from './errors.ts';
 import type { ServerProfile } from './profile.ts';
 
@@ -29,9 +40,11 @@ function idOutsidePattern(request: Schemas['DecideRequest'], pattern: RegExp): s
 
 /** A text over its limit in UTF-16 code units (its .length), when that is what the profile counts. */
 function overUtf16Limit(request: Schemas['DecideRequest']): string | undefined {
-  if (typeof request.context === 'string') return request.context.length > stringContextMax ? `/context: must NOT have more than ${stringContextMax} characters (UTF-16 code units).` : undefined;
+  if (typeof request.context === 'string')
+    return request.context.length > stringContextMax ? `/context: must NOT have more than ${stringContextMax} characters (UTF-16 code units).` : undefined;
   for (const [index, part] of request.context.entries()) {
-    if (part.type === 'text' && part.text.length > textPartMax) return `/context/${index}/text${partLabel(request, `/context/${index}`)}: must NOT have more than ${textPartMax} characters (UTF-16 code units).`;
+    if (part.type === 'text' && part.text.length > textPartMax)
+      return `/context/${index}/text${partLabel(request, `/context/${index}`)}: must NOT have more than ${textPartMax} characters (UTF-16 code units).`;
   }
   return undefined;
 }
@@ -101,7 +114,10 @@ export function checkDecideRequest(input: unknown, rules: DecideRequestRules): A
       const count = (seen.get(part.type) ?? 0) + 1;
       seen.set(part.type, count);
       if (count > limit.max) {
-        return failure(limit.code, `/context/${index}${partLabel(body, `/context/${index}`)}: at most ${limit.max} ${part.type} part${limit.max === 1 ? '' : 's'} per request.`);
+        return failure(
+          limit.code,
+          `/context/${index}${partLabel(body, `/context/${index}`)}: at most ${limit.max} ${part.type} part${limit.max === 1 ? '' : 's'} per request.`,
+        );
       }
     }
   }

@@ -74,7 +74,8 @@ export function createDecisionIndex(initialEntries = 1024): DecisionIndex {
     for (let probes = 0; probes < slots.length; probes += 1, slot = (slot + 1) & mask) {
       const entry = slots[slot]! - 1;
       if (entry < 0) return -1;
-      if (hashes[entry] === hash && keyLength[entry] === bytes && arena.compare(scratch, 0, bytes, keyStart[entry]!, keyStart[entry]! + bytes) === 0) return entry;
+      if (hashes[entry] === hash && keyLength[entry] === bytes && arena.compare(scratch, 0, bytes, keyStart[entry]!, keyStart[entry]! + bytes) === 0)
+        return entry;
     }
     throw new Error('The decision index table has no free slot');
   }

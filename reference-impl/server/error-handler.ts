@@ -10,11 +10,15 @@ export function failureForError(error: FastifyError, upload: 'not-upload' | 'upl
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       if (upload === 'upload') return failure('ASSET_TOO_LARGE', 'The file is over the largest size limit of any accepted type.');
-      if (upload === 'upload-within-body-limit') return failure('ASSET_TOO_LARGE', `The file is over ${requestBodyLimitBytes} bytes (256 KiB), the request body limit, which uploads share.`);
+      if (upload === 'upload-within-body-limit')
+        return failure('ASSET_TOO_LARGE', `The file is over ${requestBodyLimitBytes} bytes (256 KiB), the request body limit, which uploads share.`);
       return failure('PAYLOAD_TOO_LARGE', `The request body is over ${requestBodyLimitBytes} bytes (256 KiB).`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       // An upload reaches this only with a Content-Type the parser cannot read at all (an empty one).
-      return failure('UNSUPPORTED_MIME_TYPE', upload === 'not-upload' ? 'Send Content-Type: application/json.' : 'Content-Type is required: the MIME type of the file.');
+      return failure(
+        'UNSUPPORTED_MIME_TYPE',
+        upload === 'not-upload' ? 'Send Content-Type: application/json.' : 'Content-Type is required: the MIME type of the file.',
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return failure('INVALID_REQUEST', 'The body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

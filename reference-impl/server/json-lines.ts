@@ -12,7 +12,12 @@ const DEFAULT_CHUNK_BYTES = 1024 * 1024;
  * A missing file has no lines. Splitting on the newline byte is safe in UTF-8: no byte of a
  * multi-byte character is 0x0A.
  */
-export function readJsonLines(path: string, onRecord: (value: unknown, line: number) => void, onCorrupt: (line: number) => void, chunkBytes = DEFAULT_CHUNK_BYTES): void {
+export function readJsonLines(
+  path: string,
+  onRecord: (value: unknown, line: number) => void,
+  onCorrupt: (line: number) => void,
+  chunkBytes = DEFAULT_CHUNK_BYTES,
+): void {
   if (!existsSync(path)) return;
   const fd = openSync(path, 'r');
   try {

@@ -43,5 +43,5 @@ export function bearerKey(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer +(\S+)\s*$/i.exec(header);
   const key = match?.[1];
-  return key && key.startsWith(KEY_PREFIX) && key.length > KEY_PREFIX.length ? key : undefined;
+  return key?.startsWith(KEY_PREFIX) && key.length > KEY_PREFIX.length ? key : undefined;
 }

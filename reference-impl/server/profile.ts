@@ -128,7 +128,8 @@ export function choiceOverrides(texts: readonly string[]): ChoiceOverrides {
   return Object.fromEntries(
     texts.map((text) => {
       const [id = '', choice] = text.split('=', 2);
-      if (choice === undefined || !(PROFILE_NAMES as readonly string[]).includes(choice)) throw new Error(`--choice must be <open-point>=${PROFILE_NAMES.join('|')}, got "${text}"`);
+      if (choice === undefined || !(PROFILE_NAMES as readonly string[]).includes(choice))
+        throw new Error(`--choice must be <open-point>=${PROFILE_NAMES.join('|')}, got "${text}"`);
       openPoint(id); // throws on an unknown open point
       return [id, choice as ChoiceName];
     }),

@@ -58,6 +58,7 @@ export async function installRateLimit(scope: FastifyInstance, options: RateLimi
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
     // Thrown by the plugin, sent by the error handler in the seed's error body; Retry-After is the plugin's.
-    errorResponseBuilder: (_request, context) => new RaisedFailure(failure('RATE_LIMITED', `Rate limit exceeded for this key; retry in ${Math.ceil(context.ttl / 1000)} s.`)),
+    errorResponseBuilder: (_request, context) =>
+      new RaisedFailure(failure('RATE_LIMITED', `Rate limit exceeded for this key; retry in ${Math.ceil(context.ttl / 1000)} s.`)),
   });
 }

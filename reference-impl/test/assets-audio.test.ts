@@ -18,7 +18,13 @@ const sineDbfs = (amplitude: number) => 20 * Math.log10(amplitude / Math.SQRT2);
 
 describe('acoustic features of a synthesised WAV', () => {
   test('2 s of tone then 2 s of silence, stereo 16 kHz: duration, rate, channels, half silence, loudness of the whole clip', async () => {
-    const bytes = wavClip([{ seconds: 2, amplitude: 0.5 }, { seconds: 2, amplitude: 0 }], { sampleRate: 16000, channels: 2 });
+    const bytes = wavClip(
+      [
+        { seconds: 2, amplitude: 0.5 },
+        { seconds: 2, amplitude: 0 },
+      ],
+      { sampleRate: 16000, channels: 2 },
+    );
     const features = featuresOf(await reader.read(bytes, 'audio/wav'));
     expect(features.durationSeconds).toBeCloseTo(4, 2);
     expect(features.sampleRate).toBe(16000);
@@ -78,16 +84,24 @@ describe('files that cannot be read answer DECODE_FAILED, never content', () => 
   const cases: Array<[string, Uint8Array, string]> = [
     ['random bytes as MP3', new Uint8Array(2000).map((_, i) => (i * 37) % 251), 'audio/mpeg'],
     ['a truncated FLAC', flacSeconds(1).subarray(0, 60), 'audio/flac'],
-    ['an Ogg stream of an unknown codec', (() => {
-      const ogg = oggOpusSeconds(1);
-      ogg.set(new TextEncoder().encode('SpeexHdr'), 28);
-      return ogg;
-    })(), 'audio/ogg'],
-    ['a WAV of ADPCM samples', (() => {
-      const wav = wavClip([{ seconds: 0.5, amplitude: 0.3 }], { comment: marker });
-      new DataView(wav.buffer).setUint16(20, 2, true); // format tag 2: Microsoft ADPCM
-      return wav;
-    })(), 'audio/wav'],
+    [
+      'an Ogg stream of an unknown codec',
+      (() => {
+        const ogg = oggOpusSeconds(1);
+        ogg.set(new TextEncoder().encode('SpeexHdr'), 28);
+        return ogg;
+      })(),
+      'audio/ogg',
+    ],
+    [
+      'a WAV of ADPCM samples',
+      (() => {
+        const wav = wavClip([{ seconds: 0.5, amplitude: 0.3 }], { comment: marker });
+        new DataView(wav.buffer).setUint16(20, 2, true); // format tag 2: Microsoft ADPCM
+        return wav;
+      })(),
+      'audio/wav',
+    ],
     ['a WAV without audio data', wavClip([], { comment: marker }), 'audio/wav'],
     ['text declared audio/wav', new TextEncoder().encode(`RIFF....WAVE ${marker}`), 'audio/wav'],
   ];

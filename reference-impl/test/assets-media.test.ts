@@ -37,7 +37,10 @@ describe('pdf.js stays quiet', () => {
     await inspectUpload(pdfWithPages(2), 'application/pdf');
     await inspectUpload(truncatedSample('application/pdf', { pages: 4 }), 'application/pdf');
     const broken = new TextDecoder('latin1').decode(pdfWithPages(2)).replace(/stream\n/g, 'stream\n\u00ff\u00fe garbage ');
-    await inspectUpload(Uint8Array.from(broken, (c) => c.charCodeAt(0)), 'application/pdf');
+    await inspectUpload(
+      Uint8Array.from(broken, (c) => c.charCodeAt(0)),
+      'application/pdf',
+    );
     for (const spy of calls) expect(spy).not.toHaveBeenCalled();
   });
 });

@@ -23,7 +23,9 @@ test('DOCX: paragraphs on their own lines, tabs and breaks kept, entities decode
 
 test('each reader gives the text of its kind of file', async () => {
   expect(await read(docxType, docxWithPages(2, { pageText: (page) => `Invoice part ${page}` }))).toEqual({ text: 'Invoice part 1\n\nInvoice part 2' });
-  expect(await read('application/pdf', pdfWithPages(2, { pageText: (page) => `Statement page ${page}` }))).toEqual({ text: 'Statement page 1\nStatement page 2' });
+  expect(await read('application/pdf', pdfWithPages(2, { pageText: (page) => `Statement page ${page}` }))).toEqual({
+    text: 'Statement page 1\nStatement page 2',
+  });
   expect(await read('text/html', sampleFor('text/html'))).toEqual({ text: 'Invoice 2031\nSupplier: Café Nord & Sons\nDue on 14 March; amount 420 €.' });
   expect(await read('image/jpeg', textPicture(['Parcel never arrived'], 'image/jpeg'))).toEqual({ text: 'Parcel never arrived' });
   // Audio has no reader yet: it adds no text.

@@ -19,8 +19,7 @@ let dataDir: string;
 let clock: number;
 let warnings: string[];
 
-const open = (): Promise<AssetStore> =>
-  openAssetStore({ dataDir, ttlMs, now: () => clock, onWarning: (message) => warnings.push(message) });
+const open = (): Promise<AssetStore> => openAssetStore({ dataDir, ttlMs, now: () => clock, onWarning: (message) => warnings.push(message) });
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
 const assetFiles = async (): Promise<string[]> => (await readdir(join(dataDir, 'assets'))).sort();
 

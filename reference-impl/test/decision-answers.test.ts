@@ -88,7 +88,8 @@ describe('answer shapes', () => {
   });
 
   test('choice: a single option gets probability 1 and confidence 1', async () => {
-    const only = (await engine.decide('Anything at all.', { q: { type: 'choice', options: { only: 'something unrelated' } } })).answers.q as Schemas['ChoiceAnswer'];
+    const only = (await engine.decide('Anything at all.', { q: { type: 'choice', options: { only: 'something unrelated' } } })).answers
+      .q as Schemas['ChoiceAnswer'];
     expect(only).toEqual({ type: 'choice', choice: 'only', confidence: 1, probabilities: { only: 1 }, abstain: false, abstention_status: 'advisory' });
   });
 
@@ -120,7 +121,8 @@ describe('answer shapes', () => {
   });
 
   test('multi: selected are the options at or above the threshold, in request order', async () => {
-    const issues = (await engine.decide(MIXED, { q: { type: 'multi', options: { 'late délivery': null, damaged_item: null, refund: null } } })).answers.q as Schemas['MultiAnswer'];
+    const issues = (await engine.decide(MIXED, { q: { type: 'multi', options: { 'late délivery': null, damaged_item: null, refund: null } } })).answers
+      .q as Schemas['MultiAnswer'];
     expect(issues.threshold).toBe(0.5);
     expect(Object.keys(issues.probabilities)).toEqual(['late délivery', 'damaged_item', 'refund']);
     expect(issues.selected).toEqual(Object.keys(issues.probabilities).filter((id) => issues.probabilities[id]! >= 0.5));
@@ -139,13 +141,34 @@ describe('answer shapes', () => {
 
 describe('ids are echoed byte for byte', () => {
   const weirdIds = [
-    'a', 'а', // Latin a, Cyrillic a
-    'é', 'e\u0301', // precomposed and combining
-    '', ' ', ' spaced id ', 'line\nbreak', 'tab\there',
-    '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype',
-    '0', '10', '-1', '1.5',
-    '👍', '👍🏽', '👨‍👩‍👧', '日本語の質問', 'اختيار', 'a'.repeat(10_000),
-    '"quoted"', '\\backslash', '{}', 'null',
+    'a',
+    'а', // Latin a, Cyrillic a
+    'é',
+    'e\u0301', // precomposed and combining
+    '',
+    ' ',
+    ' spaced id ',
+    'line\nbreak',
+    'tab\there',
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    'prototype',
+    '0',
+    '10',
+    '-1',
+    '1.5',
+    '👍',
+    '👍🏽',
+    '👨‍👩‍👧',
+    '日本語の質問',
+    'اختيار',
+    'a'.repeat(10_000),
+    '"quoted"',
+    '\\backslash',
+    '{}',
+    'null',
   ];
 
   test('question ids and option ids of every kind come back as own keys, exactly', async () => {
@@ -153,9 +176,10 @@ describe('ids are echoed byte for byte', () => {
     const questions = Object.fromEntries(
       weirdIds.map((id, index) => {
         const optionIds = [id, `${id}·${index}`, weirdIds[(index + 1) % weirdIds.length]!];
-        const question: Schemas['Question'] = index % 2 === 0
-          ? { type: 'choice', options: Object.fromEntries(optionIds.map((option) => [option, `about ${option}`])) }
-          : { type: 'multi', options: Object.fromEntries(optionIds.map((option) => [option, null])) };
+        const question: Schemas['Question'] =
+          index % 2 === 0
+            ? { type: 'choice', options: Object.fromEntries(optionIds.map((option) => [option, `about ${option}`])) }
+            : { type: 'multi', options: Object.fromEntries(optionIds.map((option) => [option, null])) };
         return [id, question];
       }),
     ) as Schemas['Questions'];
@@ -333,7 +357,10 @@ describe('probability arithmetic', () => {
       const values = Float32Array.from(ids, () => (trial % 2 === 0 ? 0.125 + (next() - 0.5) * 1e-3 : (125_000 + Math.floor(next() * 20) + fraction) / 1e6));
       const order = ids.map((_, i) => i).sort(() => next() - 0.5);
       const asSent = roundDistribution(values, ids);
-      const reordered = roundDistribution(order.map((i) => values[i]!), order.map((i) => ids[i]!));
+      const reordered = roundDistribution(
+        order.map((i) => values[i]!),
+        order.map((i) => ids[i]!),
+      );
       expect(order.map((i) => asSent[i])).toEqual(reordered);
     }
   });

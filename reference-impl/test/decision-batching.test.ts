@@ -16,7 +16,11 @@ const CONTEXTS = [
 
 function questionsFor(seed: number): Schemas['Questions'] {
   const optionCount = 2 + (seed % 5);
-  const options = Object.fromEntries(['billing payments refunds', 'shipping delivery tracking', 'returns exchanges', 'damaged broken item', 'account login password', 'other'].slice(0, optionCount).map((text, i) => [`o${i}_${seed % 3}`, i === optionCount - 1 ? '' : text]));
+  const options = Object.fromEntries(
+    ['billing payments refunds', 'shipping delivery tracking', 'returns exchanges', 'damaged broken item', 'account login password', 'other']
+      .slice(0, optionCount)
+      .map((text, i) => [`o${i}_${seed % 3}`, i === optionCount - 1 ? '' : text]),
+  );
   const questions: Schemas['Questions'] = {
     topic: { type: 'choice', options },
     refund: { type: 'noul', instructions: 'Does the customer ask for a refund?' },
@@ -51,7 +55,11 @@ test('decisions sent together share runs and get exactly the answers they get al
   // The comparison can tell requests apart: different requests do get different answers.
   expect(alone[0]).not.toEqual(alone[1]);
   // Batched, not one run each: at most one run per width present per MAX_BATCH_REQUESTS requests.
-  const widths = new Set(requests.map((request) => Math.max(...Object.values(request.questions).map((q) => (q.type === 'noul' ? 3 : q.type === 'score' ? 1 : Object.keys(q.options).length)))));
+  const widths = new Set(
+    requests.map((request) =>
+      Math.max(...Object.values(request.questions).map((q) => (q.type === 'noul' ? 3 : q.type === 'score' ? 1 : Object.keys(q.options).length))),
+    ),
+  );
   expect(runs).toBeLessThanOrEqual(widths.size * Math.ceil(requests.length / MAX_BATCH_REQUESTS) + widths.size);
   expect(runs).toBeLessThan(requests.length / 4);
 });

@@ -31,7 +31,17 @@ describe('normalisation and tokens', () => {
 
   test('a negation reaches the next content words of its clause only', () => {
     expect(wordsOf('I did not ask for a refund, I want my parcel')).toEqual([
-      'i', 'did', 'not', 'not:ask', 'not:for', 'not:a', 'not:refund', 'i', 'want', 'my', 'parcel',
+      'i',
+      'did',
+      'not',
+      'not:ask',
+      'not:for',
+      'not:a',
+      'not:refund',
+      'i',
+      'want',
+      'my',
+      'parcel',
     ]);
     expect(wordsOf("It wasn't late but the box was broken")).toEqual(['it', "wasn't", 'not:late', 'but', 'the', 'box', 'was', 'broken']);
     expect(wordsOf('never ever received these shoes at all')).toEqual(['never', 'not:ever', 'not:received', 'not:these', 'not:shoes', 'at', 'all']);
@@ -117,7 +127,10 @@ describe('the ASCII tokeniser is the pattern tokeniser, faster', () => {
   // Every ASCII character, with the ones the tokens turn on (apostrophes, word characters,
   // clause punctuation, symbols) made frequent.
   const asciiText = fc.string({
-    unit: fc.oneof(fc.constantFrom("'", "'", 'a', 'b', 'z', '0', '9', ' ', '.', ',', '!', '?', '$', '+', '#', '-', '_', '\n'), fc.integer({ min: 0, max: 127 }).map((code) => String.fromCharCode(code))),
+    unit: fc.oneof(
+      fc.constantFrom("'", "'", 'a', 'b', 'z', '0', '9', ' ', '.', ',', '!', '?', '$', '+', '#', '-', '_', '\n'),
+      fc.integer({ min: 0, max: 127 }).map((code) => String.fromCharCode(code)),
+    ),
     maxLength: 60,
   });
 
@@ -137,9 +150,22 @@ describe('the ASCII tokeniser is the pattern tokeniser, faster', () => {
     expect(normaliseText('DON’T')).toBe("don't");
   });
 
-  test("apostrophes join words only between word characters; symbols stand alone", () => {
+  test('apostrophes join words only between word characters; symbols stand alone', () => {
     expect(tokensBy(asciiTokens, "don't 'quoted' it's' x''y a$b c+d e.f")).toEqual([
-      "don't", 'quoted', "it's", 'x', 'y', 'a', '$', 'b', 'c', '+', 'd', 'e', null, 'f',
+      "don't",
+      'quoted',
+      "it's",
+      'x',
+      'y',
+      'a',
+      '$',
+      'b',
+      'c',
+      '+',
+      'd',
+      'e',
+      null,
+      'f',
     ]);
   });
 });

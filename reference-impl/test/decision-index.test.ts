@@ -6,7 +6,11 @@ import { expect, test } from 'vitest';
 import { createDecisionIndex } from '../server/decision-index.ts';
 
 test('any sequence of sets and gets answers as a Map does, from a tiny initial size up', () => {
-  const keyText = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 6 }), fc.constantFrom('', 'a', 'a\u0000', '\u0000a', 'é', 'e\u0301', '__proto__'));
+  const keyText = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.string({ unit: 'grapheme', maxLength: 6 }),
+    fc.constantFrom('', 'a', 'a\u0000', '\u0000a', 'é', 'e\u0301', '__proto__'),
+  );
   const operation = fc.oneof(
     fc.record({ kind: fc.constant('set' as const), key: keyText, value: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('["topic"]', '[]', '')) }),
     fc.record({ kind: fc.constant('get' as const), key: keyText }),

@@ -17,9 +17,14 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const record = (requestId: string, questionIds: string[], projectId = 'proj_a') => ({ projectId, requestId, questionIds, createdAt: '2026-01-01T00:00:00.000Z' });
+const record = (requestId: string, questionIds: string[], projectId = 'proj_a') => ({
+  projectId,
+  requestId,
+  questionIds,
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
 
-test('decisions sharing a question set each find their ids; a returned list is the caller\'s own', async () => {
+test("decisions sharing a question set each find their ids; a returned list is the caller's own", async () => {
   const log = openDecisionLog(freshDir());
   log.recordDecision(record('req_1', ['topic', 'urgent']));
   log.recordDecision(record('req_2', ['topic', 'urgent']));
@@ -50,16 +55,38 @@ test('a restart over files with a torn last line and lines of other JSON skips t
   const dir = freshDir();
   const log = openDecisionLog(dir);
   log.recordDecision(record('req_before', ['topic']));
-  log.recordFeedback({ id: 'fb_1', projectId: 'proj_a', requestId: 'req_before', answers: { topic: { correct: true } }, createdAt: '2026-01-01T00:00:00.000Z' });
+  log.recordFeedback({
+    id: 'fb_1',
+    projectId: 'proj_a',
+    requestId: 'req_before',
+    answers: { topic: { correct: true } },
+    createdAt: '2026-01-01T00:00:00.000Z',
+  });
   await log.close();
   // Lines a hand edit or another program could leave, then a record, then a write cut short.
-  const junk = ['null', '42', '"text"', '[]', '{"projectId":1,"requestId":"req_x","questionIds":[]}', '{"projectId":"proj_a","requestId":"req_y","questionIds":[7]}'];
+  const junk = [
+    'null',
+    '42',
+    '"text"',
+    '[]',
+    '{"projectId":1,"requestId":"req_x","questionIds":[]}',
+    '{"projectId":"proj_a","requestId":"req_y","questionIds":[7]}',
+  ];
   appendFileSync(join(dir, 'decisions.jsonl'), `${junk.join('\n')}\n${JSON.stringify(record('req_after', ['urgent']))}\n{"projectId":"proj_a","requ`);
   appendFileSync(join(dir, 'feedback.jsonl'), '{"projectId":"proj_a","requestId":"req_after","answers":null}\n');
 
   const skipped: string[] = [];
   const reopened = openDecisionLog(dir, (file, line) => skipped.push(`${basename(file)}:${line}`));
-  expect(skipped).toEqual(['decisions.jsonl:2', 'decisions.jsonl:3', 'decisions.jsonl:4', 'decisions.jsonl:5', 'decisions.jsonl:6', 'decisions.jsonl:7', 'decisions.jsonl:9', 'feedback.jsonl:2']);
+  expect(skipped).toEqual([
+    'decisions.jsonl:2',
+    'decisions.jsonl:3',
+    'decisions.jsonl:4',
+    'decisions.jsonl:5',
+    'decisions.jsonl:6',
+    'decisions.jsonl:7',
+    'decisions.jsonl:9',
+    'feedback.jsonl:2',
+  ]);
   expect(reopened.findDecision('proj_a', 'req_before')).toEqual({ questionIds: ['topic'] });
   expect(reopened.findDecision('proj_a', 'req_after')).toEqual({ questionIds: ['urgent'] });
   expect(reopened.findDecision('proj_a', 'req_y')).toBeUndefined();

@@ -114,7 +114,16 @@ describe('the session computes the documented graph', () => {
   });
 
   test('a probe with no features scores similarity 0, not NaN', async () => {
-    const batch = packBatch(contextVector('...'), [[{ text: '', polarity: 'as-written', offset: 0 }, { text: '  ', polarity: 'as-written', offset: 0 }]], 1);
+    const batch = packBatch(
+      contextVector('...'),
+      [
+        [
+          { text: '', polarity: 'as-written', offset: 0 },
+          { text: '  ', polarity: 'as-written', offset: 0 },
+        ],
+      ],
+      1,
+    );
     expect(batch.probeIds).toHaveLength(0);
     const outputs = await session.run(batch);
     expect(Array.from(outputs.similarity)).toEqual([0, 0]);
@@ -169,7 +178,11 @@ describe('the answers come from the model', () => {
 
   test('the layout feeds every option of the request to the model in one run', () => {
     const rows = layoutQuestions(TOPIC);
-    const batch = packBatch(contextVector(BILLING_CONTEXT), rows.map((row) => row.cells), DEFAULT_TEMPERATURE);
+    const batch = packBatch(
+      contextVector(BILLING_CONTEXT),
+      rows.map((row) => row.cells),
+      DEFAULT_TEMPERATURE,
+    );
     expect([batch.groups, batch.width]).toEqual([1, 3]);
     const expectedFeatures = ['billing Payments, refunds and invoices', 'shipping Delivery and tracking', 'other ']
       .map((text) => featureVector(text).ids.length)

@@ -19,7 +19,12 @@ interface Reading {
 
 function read(path: string, chunkBytes?: number): Reading {
   const reading: Reading = { records: [], corrupt: [] };
-  readJsonLines(path, (value, line) => reading.records.push([value, line]), (line) => reading.corrupt.push(line), chunkBytes);
+  readJsonLines(
+    path,
+    (value, line) => reading.records.push([value, line]),
+    (line) => reading.corrupt.push(line),
+    chunkBytes,
+  );
   return reading;
 }
 

@@ -14,7 +14,10 @@ const DECISIONS = 50;
 
 test('N decisions then SIGTERM: N completed-request lines in the access log', { timeout: 60_000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'decision-access-log-'));
-  const child = spawn(process.execPath, ['reference-impl/start.mjs', '--port', '0', '--data-dir', dataDir, '--keys', `logs=${KEY}`, '--log-level', 'info'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['reference-impl/start.mjs', '--port', '0', '--data-dir', dataDir, '--keys', `logs=${KEY}`, '--log-level', 'info'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -56,7 +56,10 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: n
 test('npm run serve prints a working expiry-project key, and SIGTERM to npm ends the server', { timeout: 60_000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'decision-serve-npm-'));
   const port = await freePort();
-  const npm = spawn('npm', ['run', 'serve', '--', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = spawn('npm', ['run', 'serve', '--', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
     let out = '';
     await new Promise<void>((resolve, reject) => {

@@ -27,7 +27,10 @@ function startedServe(child: ChildProcessByStdio<null, Readable, Readable>): Pro
 
 test('serve prints the base URL and dev keys, and a SIGTERM lets an in-flight upload finish', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'decision-serve-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-impl/serve.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-impl/serve.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
     const { baseUrl, out } = await startedServe(child);
     const key = /Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1];
@@ -36,11 +39,20 @@ test('serve prints the base URL and dev keys, and a SIGTERM lets an in-flight up
     const bytes = pngImage({ totalBytes: 400_000 });
     const { port } = new URL(baseUrl);
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/assets', headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png', 'content-length': bytes.length } }, (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v1/assets',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png', 'content-length': bytes.length },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       // Half the body now, the signal, then the rest: the request is in flight when SIGTERM arrives.
       req.write(bytes.subarray(0, 200_000));
@@ -72,11 +84,15 @@ test('serve --profile alternate (or env DECISION_PROFILE) serves the alternate o
     expect(out).toContain('Open-point profile: alternate');
     // The alternate choice of open point unknown-route: 400 INVALID_REQUEST.
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      httpRequest(`${baseUrl}/v1/no-such-route`, { headers: { authorization: `Bearer ${/Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1]}` } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      })
+      httpRequest(
+        `${baseUrl}/v1/no-such-route`,
+        { headers: { authorization: `Bearer ${/Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1]}` } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      )
         .on('error', reject)
         .end();
     });

@@ -14,7 +14,10 @@ afterAll(async () => server.stop());
 const upload = (target: RunningServer, bytes: Uint8Array | string, contentType: string, key?: string) =>
   call(target, 'POST', '/v1/assets', { raw: bytes, contentType, ...(key ? { key } : {}) });
 const decideWith = (target: RunningServer, part: Record<string, unknown>, key?: string) =>
-  call(target, 'POST', '/v1/decide', { body: { context: [{ type: 'text', text: 'Please look at this.' }, part], questions: { q: choiceQuestion() } }, ...(key ? { key } : {}) });
+  call(target, 'POST', '/v1/decide', {
+    body: { context: [{ type: 'text', text: 'Please look at this.' }, part], questions: { q: choiceQuestion() } },
+    ...(key ? { key } : {}),
+  });
 
 describe('upload (seed 4.5)', () => {
   test.each(Object.entries(acceptedSamples))('%s is accepted: 201 with the Asset', async (mimeType, bytes) => {
@@ -28,7 +31,12 @@ describe('upload (seed 4.5)', () => {
 
   test('unsupported types, mismatched content and missing types: 415 UNSUPPORTED_MIME_TYPE', async () => {
     const mismatch = mismatchedSample();
-    for (const [bytes, type] of [[pngImage(), 'video/mp4'], [mismatch.bytes, mismatch.declaredMimeType], [pngImage(), 'text/plain'], [new Uint8Array([0xff, 0xfe, 0x00, 0xd8]), 'text/plain']] as const) {
+    for (const [bytes, type] of [
+      [pngImage(), 'video/mp4'],
+      [mismatch.bytes, mismatch.declaredMimeType],
+      [pngImage(), 'text/plain'],
+      [new Uint8Array([0xff, 0xfe, 0x00, 0xd8]), 'text/plain'],
+    ] as const) {
       const reply = await upload(server, bytes, type);
       expect([reply.status, reply.json.error.code]).toEqual([415, 'UNSUPPORTED_MIME_TYPE']);
     }
@@ -72,7 +80,11 @@ describe('lifecycle (seed 3, 4.6, 4.7)', () => {
     const deleted = await call(server, 'DELETE', `/v1/assets/${created.id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.json).toEqual({ id: created.id, object: 'asset', deleted: true });
-    for (const after of [await call(server, 'GET', `/v1/assets/${created.id}`), await call(server, 'DELETE', `/v1/assets/${created.id}`), await decideWith(server, { type: 'document', asset_id: created.id })]) {
+    for (const after of [
+      await call(server, 'GET', `/v1/assets/${created.id}`),
+      await call(server, 'DELETE', `/v1/assets/${created.id}`),
+      await decideWith(server, { type: 'document', asset_id: created.id }),
+    ]) {
       expect([after.status, after.json.error.code]).toEqual([404, 'ASSET_NOT_FOUND']);
     }
   });
@@ -99,7 +111,9 @@ describe('lifecycle (seed 3, 4.6, 4.7)', () => {
 
     const refund = (await upload(server, 'Please refund the double payment on my invoice.', 'text/plain')).json;
     const delivery = (await upload(server, 'The parcel delivery is late; where is my tracking number?', 'text/plain')).json;
-    const ask = async (assetId: string) => (await call(server, 'POST', '/v1/decide', { body: { context: [{ type: 'document', asset_id: assetId }], questions: { q: choiceQuestion() } } })).json.answers.q.probabilities;
+    const ask = async (assetId: string) =>
+      (await call(server, 'POST', '/v1/decide', { body: { context: [{ type: 'document', asset_id: assetId }], questions: { q: choiceQuestion() } } })).json
+        .answers.q.probabilities;
     expect((await ask(refund.id)).billing).toBeGreaterThan((await ask(delivery.id)).billing);
   });
 });
@@ -140,7 +154,12 @@ describe('expiry and restarts', () => {
   });
 
   test('a project configured with a shorter lifetime gets it; other projects keep 24 hours', async () => {
-    const mixed = await startServer({ projects: [{ projectId: 'proj_a', keys: ['svc_live_short_ttl_project'], assetTtlMs: 5_000 }, { projectId: 'proj_b', keys: [KEY_B] }] });
+    const mixed = await startServer({
+      projects: [
+        { projectId: 'proj_a', keys: ['svc_live_short_ttl_project'], assetTtlMs: 5_000 },
+        { projectId: 'proj_b', keys: [KEY_B] },
+      ],
+    });
     try {
       const short = (await upload(mixed, pngImage(), 'image/png', 'svc_live_short_ttl_project')).json;
       const normal = (await upload(mixed, pngImage(), 'image/png', KEY_B)).json;

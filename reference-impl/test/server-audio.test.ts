@@ -65,7 +65,13 @@ describe('audio alone: no transcript, so every choice and noul answer abstains (
   });
 
   test('a text part beside the clip is read, and the answer is not forced to abstain', async () => {
-    const reply = await decide([{ type: 'text', text: 'A loud caller talking continuously about billing.' }, { type: 'audio', asset_id: await uploaded(loudClip) }], { line: lineQuestion });
+    const reply = await decide(
+      [
+        { type: 'text', text: 'A loud caller talking continuously about billing.' },
+        { type: 'audio', asset_id: await uploaded(loudClip) },
+      ],
+      { line: lineQuestion },
+    );
     expect(reply.json.answers.line).toMatchObject({ choice: 'loud_caller', abstain: false });
   });
 });
@@ -76,7 +82,13 @@ describe('a clip that cannot be decoded', () => {
     const adpcm = wavClip([{ seconds: 1, amplitude: 0.3 }], { comment: marker });
     new DataView(adpcm.buffer).setUint16(20, 2, true); // format tag 2: Microsoft ADPCM, which this server does not decode
     const assetId = await uploaded(adpcm);
-    const reply = await decide([{ type: 'text', text: 'Listen to this.' }, { type: 'audio', id: 'voicemail', asset_id: assetId }], { line: lineQuestion });
+    const reply = await decide(
+      [
+        { type: 'text', text: 'Listen to this.' },
+        { type: 'audio', id: 'voicemail', asset_id: assetId },
+      ],
+      { line: lineQuestion },
+    );
     expect(reply.status).toBe(400);
     expect(reply.json.error.code).toBe('DECODE_FAILED');
     expect(reply.json.error.message).toMatch(/^\/context\/1 \(id "voicemail"\): /);

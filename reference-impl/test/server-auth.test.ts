@@ -66,7 +66,9 @@ describe('rate limiting', () => {
       expect((await call(bucket, 'POST', '/v1/decide', { body: { context: 'x', questions: {} } })).status).not.toBe(429);
       const refused = await call(bucket, 'GET', '/v1/models');
       expect([refused.status, refused.headers['content-type'], refused.headers['retry-after']]).toEqual([429, 'application/json; charset=utf-8', '1']);
-      expect(refused.json).toEqual({ error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded for this key; retry in 1 s.', request_id: refused.headers['x-request-id'] } });
+      expect(refused.json).toEqual({
+        error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded for this key; retry in 1 s.', request_id: refused.headers['x-request-id'] },
+      });
       expect(Object.keys(refused.headers).filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
       // One bucket per key across every /v1 operation, uploads included (the limit runs before the body is read).
       for (const op of v1Operations) {

@@ -42,12 +42,22 @@ describe('errors from every layer use the seed error body with the header id', (
   const cases: Array<[string, () => Promise<Awaited<ReturnType<typeof call>>>, number, string]> = [
     ['unknown route', () => call(server, 'GET', '/v1/nothing-here'), 404, 'NOT_FOUND'],
     ['wrong method', () => call(server, 'PUT', '/v1/decide', { body: decideBody }), 404, 'NOT_FOUND'],
-    ['malformed JSON', () => call(server, 'POST', '/v1/decide', { raw: '{"context": "x", "questions": {', contentType: 'application/json' }), 400, 'INVALID_REQUEST'],
+    [
+      'malformed JSON',
+      () => call(server, 'POST', '/v1/decide', { raw: '{"context": "x", "questions": {', contentType: 'application/json' }),
+      400,
+      'INVALID_REQUEST',
+    ],
     ['empty JSON body', () => call(server, 'POST', '/v1/decide', { raw: '', contentType: 'application/json' }), 400, 'INVALID_REQUEST'],
     ['JSON that is not an object', () => call(server, 'POST', '/v1/decide', { raw: '[1,2]', contentType: 'application/json' }), 400, 'INVALID_REQUEST'],
     ['text/plain body', () => call(server, 'POST', '/v1/decide', { raw: JSON.stringify(decideBody), contentType: 'text/plain' }), 415, 'UNSUPPORTED_MIME_TYPE'],
     ['unknown content type', () => call(server, 'POST', '/v1/decide', { raw: '<x/>', contentType: 'application/xml' }), 415, 'UNSUPPORTED_MIME_TYPE'],
-    ['body over 256 KiB', () => call(server, 'POST', '/v1/decide', { raw: JSON.stringify({ ...decideBody, pad: 'x'.repeat(300_000) }) }), 413, 'PAYLOAD_TOO_LARGE'],
+    [
+      'body over 256 KiB',
+      () => call(server, 'POST', '/v1/decide', { raw: JSON.stringify({ ...decideBody, pad: 'x'.repeat(300_000) }) }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
   ];
 
   test.each(cases)('%s', async (_name, send, status, code) => {

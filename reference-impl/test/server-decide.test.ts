@@ -29,7 +29,13 @@ describe('unknown fields are 400 INVALID_REQUEST naming the field (seed 2.2, 4.1
   });
 
   test('errors inside a content part echo the part id', async () => {
-    const reply = await decide({ context: [{ type: 'text', id: 'intro' , text: 'x' }, { type: 'image', id: 'receipt-scan', asset_id: 'not-an-asset-id' }], questions: questions(1) });
+    const reply = await decide({
+      context: [
+        { type: 'text', id: 'intro', text: 'x' },
+        { type: 'image', id: 'receipt-scan', asset_id: 'not-an-asset-id' },
+      ],
+      questions: questions(1),
+    });
     expect(reply.status).toBe(400);
     expect(reply.json.error.message).toContain('/context/1');
     expect(reply.json.error.message).toContain('"receipt-scan"');
@@ -37,7 +43,13 @@ describe('unknown fields are 400 INVALID_REQUEST naming the field (seed 2.2, 4.1
 });
 
 test('a video part is 400 UNSUPPORTED_MODALITY, echoing its id', async () => {
-  const reply = await decide({ context: [{ type: 'text', text: 'see clip' }, { type: 'video', id: 'clip-7', asset_id: assetId(1) }], questions: questions(1) });
+  const reply = await decide({
+    context: [
+      { type: 'text', text: 'see clip' },
+      { type: 'video', id: 'clip-7', asset_id: assetId(1) },
+    ],
+    questions: questions(1),
+  });
   expect(reply.status).toBe(400);
   expect(reply.json.error.code).toBe('UNSUPPORTED_MODALITY');
   expect(reply.json.error.message).toContain('"clip-7"');
@@ -96,7 +108,10 @@ describe('limits at their boundaries (seed 8)', () => {
 
 describe('reference choices on open points', () => {
   test('choice or multi without options: 400 INVALID_OPTIONS', async () => {
-    for (const question of [{ type: 'choice', options: {} }, { type: 'multi', options: {} }]) {
+    for (const question of [
+      { type: 'choice', options: {} },
+      { type: 'multi', options: {} },
+    ]) {
       const reply = await decide({ context: 'x', questions: { q: question } });
       expect([reply.status, reply.json.error.code]).toEqual([400, 'INVALID_OPTIONS']);
     }
@@ -137,16 +152,21 @@ describe('answers (seed 2.4)', () => {
     expect(Object.keys(parsed.answers).sort()).toEqual([...ids].sort());
     expect(validateResponseBody('decide', 200, reply.json, 'reference')?.valid).toBe(true);
     expect(Object.keys(parsed.answers.topic.probabilities).sort()).toEqual(['', 'billing', 'shipping 🚚'].sort());
+    // biome-ignore lint/suspicious/noProto: the question id "__proto__" is an own key of the parsed JSON, which is what this test reads.
     expect(Object.keys(parsed.answers.__proto__.probabilities).sort()).toEqual(['__proto__', 'toString'].sort());
     expect(parsed.answers['wants refund'].type).toBe('noul');
     expect(parsed.answers['ünïcödé 🙂'].type).toBe('multi');
+    // biome-ignore lint/complexity/useLiteralKeys: the Cyrillic id "а" stays quoted so that it cannot be read as Latin a.
     expect(parsed.answers['а'].type).toBe('score');
     expect(Number.isInteger(reply.json.usage.input_tokens)).toBe(true);
     expect(reply.json.usage).not.toHaveProperty('output_tokens');
   });
 
   test('choice: probabilities over exactly the options, argmax, margin, abstention', async () => {
-    const reply = await decide({ context: 'Please refund the double payment on my last invoice.', questions: { topic: choiceQuestion({ billing: 'Payments, refunds and invoices', shipping: 'Delivery and tracking', other: '' }) } });
+    const reply = await decide({
+      context: 'Please refund the double payment on my last invoice.',
+      questions: { topic: choiceQuestion({ billing: 'Payments, refunds and invoices', shipping: 'Delivery and tracking', other: '' }) },
+    });
     const answer = reply.json.answers.topic;
     const probabilities = Object.values(answer.probabilities) as number[];
     expect(Object.keys(answer.probabilities).sort()).toEqual(['billing', 'other', 'shipping']);

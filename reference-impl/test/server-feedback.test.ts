@@ -47,7 +47,12 @@ test('a question the decision did not have, or a malformed body: 400 INVALID_REQ
   await decision('fb-flow-4');
   const unknownQuestion = await call(server, 'POST', '/v1/feedback', { body: { request_id: 'fb-flow-4', answers: { nope: { correct: true } } } });
   expect([unknownQuestion.status, unknownQuestion.json.error.code]).toEqual([400, 'INVALID_REQUEST']);
-  for (const body of [{}, { request_id: 'fb-flow-4', answers: {} }, { request_id: 'fb-flow-4', answers: { topic: { correct: 'yes' } } }, { request_id: 'fb-flow-4', answers: { topic: { correct: true } }, rating: 5 }]) {
+  for (const body of [
+    {},
+    { request_id: 'fb-flow-4', answers: {} },
+    { request_id: 'fb-flow-4', answers: { topic: { correct: 'yes' } } },
+    { request_id: 'fb-flow-4', answers: { topic: { correct: true } }, rating: 5 },
+  ]) {
     const reply = await call(server, 'POST', '/v1/feedback', { body });
     expect([reply.status, reply.json.error.code]).toEqual([400, 'INVALID_REQUEST']);
   }
@@ -58,7 +63,9 @@ test('decisions and feedback survive a restart', async () => {
   await call(first, 'POST', '/v1/decide', { body: { context: 'refund', questions: { topic: choiceQuestion() } }, headers: { 'x-request-id': 'durable-1' } });
   expect((await call(first, 'POST', '/v1/feedback', { body: { request_id: 'durable-1', answers: { topic: { correct: true } } } })).status).toBe(201);
   await first.stop({ keepData: true });
-  const lines = readFileSync(join(first.dataDir, 'decisions', 'feedback.jsonl'), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(first.dataDir, 'decisions', 'feedback.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
   expect(lines).toHaveLength(1);
 
   const second = await startServer({ dataDir: first.dataDir });

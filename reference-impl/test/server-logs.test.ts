@@ -11,8 +11,13 @@ afterAll(async () => server.stop());
 const MARKERS = ['ZEBRA-CONTEXT-7731', 'QUOKKA-PART-4410', 'NARWHAL-UPLOAD-2208', 'OCELOT-INSTRUCTIONS-9051', 'PANGOLIN-BROKEN-1234'];
 
 test('distinctive request content never reaches the logs, while request ids do', async () => {
-  await call(server, 'POST', '/v1/decide', { body: { context: `My note: ${MARKERS[0]}`, questions: { q: choiceQuestion() } }, headers: { 'x-request-id': 'log-check-1' } });
-  await call(server, 'POST', '/v1/decide', { body: { context: [{ type: 'text', text: MARKERS[1] }], questions: { q: { type: 'noul', instructions: MARKERS[3] } } } });
+  await call(server, 'POST', '/v1/decide', {
+    body: { context: `My note: ${MARKERS[0]}`, questions: { q: choiceQuestion() } },
+    headers: { 'x-request-id': 'log-check-1' },
+  });
+  await call(server, 'POST', '/v1/decide', {
+    body: { context: [{ type: 'text', text: MARKERS[1] }], questions: { q: { type: 'noul', instructions: MARKERS[3] } } },
+  });
   const upload = await call(server, 'POST', '/v1/assets', { raw: `Secret text ${MARKERS[2]}\n`, contentType: 'text/plain' });
   expect(upload.status).toBe(201);
   await call(server, 'POST', '/v1/decide', { body: { context: [{ type: 'document', asset_id: upload.json.id }], questions: { q: choiceQuestion() } } });

@@ -97,7 +97,8 @@ test('nothing read from a file is logged, stored beside the asset or returned', 
   for (const reply of replies) expect(reply.text).not.toMatch(LEAK);
   expect(server.logs.join('')).not.toMatch(LEAK);
   // The decision log and the asset records on disk (the bytes themselves are the caller's file).
-  const files = (folder: string): string[] => readdirSync(folder, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(folder, entry.name)) : [join(folder, entry.name)]));
+  const files = (folder: string): string[] =>
+    readdirSync(folder, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(folder, entry.name)) : [join(folder, entry.name)]));
   const written = files(server.dataDir).filter((file) => !file.endsWith('.bin'));
   expect(written.some((file) => file.endsWith('.jsonl'))).toBe(true);
   for (const file of written) expect(readFileSync(file, 'utf8'), file).not.toMatch(LEAK);

@@ -17,12 +17,27 @@ afterAll(async () => Promise.all(Object.values(servers).map((server) => server.s
 
 test('the alternate abstention rule: top-1 below 0.5 abstains, ties go to the first option, probabilities stay', () => {
   const questions = { q: { type: 'choice' as const, options: { a: '', b: '', c: '' } } };
-  const answerOf = (probabilities: Record<string, number>) => ({ q: { type: 'choice' as const, choice: null, confidence: 0, probabilities, abstain: true, abstention_status: 'advisory' as const } });
+  const answerOf = (probabilities: Record<string, number>) => ({
+    q: { type: 'choice' as const, choice: null, confidence: 0, probabilities, abstain: true, abstention_status: 'advisory' as const },
+  });
   const alternate = serverProfile('alternate');
-  expect(applyAbstentionChoices(answerOf({ a: 0.45, b: 0.3, c: 0.25 }), questions, true, alternate).q).toMatchObject({ abstain: true, choice: null, abstention_status: 'validated', probabilities: { a: 0.45 } });
-  expect(applyAbstentionChoices(answerOf({ a: 0.25, b: 0.5, c: 0.25 }), questions, false, alternate).q).toMatchObject({ abstain: false, choice: 'b', abstention_status: 'advisory' });
+  expect(applyAbstentionChoices(answerOf({ a: 0.45, b: 0.3, c: 0.25 }), questions, true, alternate).q).toMatchObject({
+    abstain: true,
+    choice: null,
+    abstention_status: 'validated',
+    probabilities: { a: 0.45 },
+  });
+  expect(applyAbstentionChoices(answerOf({ a: 0.25, b: 0.5, c: 0.25 }), questions, false, alternate).q).toMatchObject({
+    abstain: false,
+    choice: 'b',
+    abstention_status: 'advisory',
+  });
   // The reference profile leaves the scorer's answer as it is.
-  expect(applyAbstentionChoices(answerOf({ a: 0.25, b: 0.5, c: 0.25 }), questions, true, serverProfile('reference')).q).toMatchObject({ abstain: true, choice: null, abstention_status: 'advisory' });
+  expect(applyAbstentionChoices(answerOf({ a: 0.25, b: 0.5, c: 0.25 }), questions, true, serverProfile('reference')).q).toMatchObject({
+    abstain: true,
+    choice: null,
+    abstention_status: 'advisory',
+  });
 });
 
 test('a profile is read from the spec: every value of the alternate profile is an alternate choice', () => {
@@ -38,15 +53,52 @@ test('a profile is read from the spec: every value of the alternate profile is a
   expect(profileOf([], { DECISION_PROFILE: 'alternate' })).toBe('alternate');
   expect(profileOf(['--profile', 'reference'], { DECISION_PROFILE: 'alternate' })).toBe('reference');
   const choicesOf = (argv: string[]) => (configFrom(argv, {}) as Exclude<ReturnType<typeof configFrom>, 'help'>).choices;
-  expect(choicesOf(['--choice', 'upload-body-limit=alternate', '--choice', 'rate-limits=reference'])).toEqual({ 'upload-body-limit': 'alternate', 'rate-limits': 'reference' });
+  expect(choicesOf(['--choice', 'upload-body-limit=alternate', '--choice', 'rate-limits=reference'])).toEqual({
+    'upload-body-limit': 'alternate',
+    'rate-limits': 'reference',
+  });
   expect(() => choicesOf(['--choice', 'upload-body-limit'])).toThrow(/--choice must be <open-point>=reference\|alternate/);
   expect(() => choicesOf(['--choice', 'no-such-point=alternate'])).toThrow(/No open point no-such-point/);
   // An alternate served only alone keeps the reference choice in the alternate profile as a whole.
   expect(serverProfile('alternate').uploadsWithinBodyLimit).toBe(false);
   expect(serverProfile('reference', { 'upload-body-limit': 'alternate' }).uploadsWithinBodyLimit).toBe(true);
   // Every open point the alternate profile claims to serve is one the profile reads.
-  const read = ['size-units', 'part-asset-family', 'upload-media-type-parameters', 'upload-media-type-case', 'sha256-encoding', 'asset-read-after-expiry', 'decide-success-status', 'feedback-shape', 'models-shape', 'asset-read-delete-status', 'malformed-asset-id-in-path', 'asset-after-delete', 'unknown-route', 'json-content-type', 'invalid-caller-request-id', 'error-request-id-null', 'name-only-statuses', 'upload-body-limit', 'rate-limits', 'service-endpoint-bodies', 'character-counting', 'noul-instructions-required', 'asset-ttl', 'model-selection', 'id-format-and-count', 'abstention-threshold', 'abstention-status-values', 'answer-shapes'];
-  expect(openPoints.filter((point) => point.alternateChoice.served).map((point) => point.id).sort()).toEqual([...read].sort());
+  const read = [
+    'size-units',
+    'part-asset-family',
+    'upload-media-type-parameters',
+    'upload-media-type-case',
+    'sha256-encoding',
+    'asset-read-after-expiry',
+    'decide-success-status',
+    'feedback-shape',
+    'models-shape',
+    'asset-read-delete-status',
+    'malformed-asset-id-in-path',
+    'asset-after-delete',
+    'unknown-route',
+    'json-content-type',
+    'invalid-caller-request-id',
+    'error-request-id-null',
+    'name-only-statuses',
+    'upload-body-limit',
+    'rate-limits',
+    'service-endpoint-bodies',
+    'character-counting',
+    'noul-instructions-required',
+    'asset-ttl',
+    'model-selection',
+    'id-format-and-count',
+    'abstention-threshold',
+    'abstention-status-values',
+    'answer-shapes',
+  ];
+  expect(
+    openPoints
+      .filter((point) => point.alternateChoice.served)
+      .map((point) => point.id)
+      .sort(),
+  ).toEqual([...read].sort());
 });
 
 describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
@@ -90,7 +142,9 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
     expect(Object.keys(models.json)).toEqual(profile === 'reference' ? ['object', 'data'] : ['models']);
     expect(models.text).toContain('"svc-one-v0.3"');
     const decided = await call(server(), 'POST', '/v1/decide', { body: decideBody });
-    const feedback = await call(server(), 'POST', '/v1/feedback', { body: { request_id: decided.headers['x-request-id'], answers: { topic: { correct: true } } } });
+    const feedback = await call(server(), 'POST', '/v1/feedback', {
+      body: { request_id: decided.headers['x-request-id'], answers: { topic: { correct: true } } },
+    });
     expect(feedback.status).toBe(choice('feedback-shape', 'status'));
   });
 
@@ -103,8 +157,12 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
     const withParameters = await call(server(), 'POST', '/v1/assets', { raw: 'Order 1234 arrived damaged.', contentType: 'text/plain; charset=utf-8' });
     expect(withParameters.status).toBe(profile === 'reference' ? 201 : 415);
     const upperCase = await call(server(), 'POST', '/v1/assets', { raw: pngImage(), contentType: 'IMAGE/PNG' });
-    expect([upperCase.status, upperCase.json.mime_type ?? upperCase.json.error.code]).toEqual(profile === 'reference' ? [201, 'image/png'] : [415, 'UNSUPPORTED_MIME_TYPE']);
-    const familyMismatch = await call(server(), 'POST', '/v1/decide', { body: { context: [{ type: 'audio', asset_id: uploaded.json.id }], questions: decideBody.questions } });
+    expect([upperCase.status, upperCase.json.mime_type ?? upperCase.json.error.code]).toEqual(
+      profile === 'reference' ? [201, 'image/png'] : [415, 'UNSUPPORTED_MIME_TYPE'],
+    );
+    const familyMismatch = await call(server(), 'POST', '/v1/decide', {
+      body: { context: [{ type: 'audio', asset_id: uploaded.json.id }], questions: decideBody.questions },
+    });
     expect([familyMismatch.status, familyMismatch.json.error.code]).toEqual([choice('part-asset-family', 'status'), choice('part-asset-family', 'code')]);
     expect(uploaded.json.sha256).toMatch(new RegExp(String(choice('sha256-encoding', 'pattern'))));
     const path = `/v1/assets/${uploaded.json.id}`;
@@ -114,10 +172,15 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
     expect([deleted.status, deleted.json.deleted]).toEqual([choice('asset-read-delete-status', 'delete_status'), true]);
     const again = await call(server(), 'GET', path);
     expect([again.status, again.json.error.code]).toEqual([choice('asset-after-delete', 'status'), choice('asset-after-delete', 'code')]);
-    const referenced = await call(server(), 'POST', '/v1/decide', { body: { context: [{ type: 'image', asset_id: uploaded.json.id }], questions: decideBody.questions } });
+    const referenced = await call(server(), 'POST', '/v1/decide', {
+      body: { context: [{ type: 'image', asset_id: uploaded.json.id }], questions: decideBody.questions },
+    });
     expect(referenced.json.error.code).toBe(choice('asset-after-delete', 'code'));
     const malformed = await call(server(), 'GET', '/v1/assets/not-an-asset');
-    expect([malformed.status, malformed.json.error.code]).toEqual([choice('malformed-asset-id-in-path', 'status'), choice('malformed-asset-id-in-path', 'code')]);
+    expect([malformed.status, malformed.json.error.code]).toEqual([
+      choice('malformed-asset-id-in-path', 'status'),
+      choice('malformed-asset-id-in-path', 'code'),
+    ]);
   });
 
   test('an upload over 256 KiB within its family limit is stored; chosen alone, the alternate upload-body-limit refuses it with 413 ASSET_TOO_LARGE', async () => {
@@ -143,7 +206,12 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
       const statuses = [];
       for (let i = 0; i < 3; i += 1) statuses.push((await call(limited, 'GET', '/v1/models')).status);
       const last = await call(limited, 'GET', '/v1/models');
-      if (profile === 'reference') expect([statuses, last.json.error.code, last.headers['retry-after']]).toEqual([[200, 200, 429], 'RATE_LIMITED', expect.stringMatching(/^[1-9][0-9]*$/)]);
+      if (profile === 'reference')
+        expect([statuses, last.json.error.code, last.headers['retry-after']]).toEqual([
+          [200, 200, 429],
+          'RATE_LIMITED',
+          expect.stringMatching(/^[1-9][0-9]*$/),
+        ]);
       else expect([...statuses, last.status]).toEqual([200, 200, 200, 200]);
     } finally {
       await limited.stop();
@@ -165,7 +233,9 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
       expect([asPart.status, asPart.json.error.code, asPart.json.error.message]).toEqual([400, 'INVALID_REQUEST', expect.stringContaining('(id "note")')]);
     }
     // 8,000 Basic Multilingual Plane characters are within the limit under either count; 8,001 over it.
-    expect((await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, context: 'é'.repeat(8000) } })).status).toBe(choice('decide-success-status', 'status'));
+    expect((await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, context: 'é'.repeat(8000) } })).status).toBe(
+      choice('decide-success-status', 'status'),
+    );
     expect((await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, context: 'é'.repeat(8001) } })).status).toBe(400);
     const halfAstral = await call(server(), 'POST', '/v1/decide', { body: { ...decideBody, context: '\u{1F600}'.repeat(4000) } });
     expect(halfAstral.status).toBe(choice('decide-success-status', 'status'));
@@ -176,7 +246,9 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
     const reply = await call(server(), 'POST', '/v1/decide', { body: { context: decideBody.context, questions } });
     if (profile === 'reference') expect([reply.status, reply.json.error.code]).toEqual([400, 'INVALID_REQUEST']);
     else {
-      const spelled = await call(server(), 'POST', '/v1/decide', { body: { context: decideBody.context, questions: { wants_refund: { type: 'noul', instructions: 'wants refund' } } } });
+      const spelled = await call(server(), 'POST', '/v1/decide', {
+        body: { context: decideBody.context, questions: { wants_refund: { type: 'noul', instructions: 'wants refund' } } },
+      });
       expect(reply.status).toBe(201);
       // The default text is the id read as words: the same answer as those words sent as instructions.
       expect(reply.json.answers).toEqual(spelled.json.answers);
@@ -213,9 +285,20 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
 
   test('question and option ids: any string echoed (reference) or 1 to 64 of [A-Za-z0-9_-], others 400 (alternate)', async () => {
     const longest = 'q'.repeat(64);
-    const within = await call(server(), 'POST', '/v1/decide', { body: { context: decideBody.context, questions: { [longest]: choiceQuestion({ 'opt-1_A': '', other: '' }) } } });
-    expect([within.status, Object.keys(within.json.answers), Object.keys(within.json.answers[longest].probabilities)]).toEqual([choice('decide-success-status', 'status'), [longest], ['opt-1_A', 'other']]);
-    for (const questions of [{ ['q'.repeat(65)]: choiceQuestion() }, { 'has space': choiceQuestion() }, { topic: choiceQuestion({ 'café': '', other: '' }) }, { '': choiceQuestion() }]) {
+    const within = await call(server(), 'POST', '/v1/decide', {
+      body: { context: decideBody.context, questions: { [longest]: choiceQuestion({ 'opt-1_A': '', other: '' }) } },
+    });
+    expect([within.status, Object.keys(within.json.answers), Object.keys(within.json.answers[longest].probabilities)]).toEqual([
+      choice('decide-success-status', 'status'),
+      [longest],
+      ['opt-1_A', 'other'],
+    ]);
+    for (const questions of [
+      { ['q'.repeat(65)]: choiceQuestion() },
+      { 'has space': choiceQuestion() },
+      { topic: choiceQuestion({ café: '', other: '' }) },
+      { '': choiceQuestion() },
+    ]) {
       const reply = await call(server(), 'POST', '/v1/decide', { body: { context: decideBody.context, questions } });
       if (profile === 'reference') expect(reply.status).toBe(200);
       else expect([reply.status, reply.json.error.code]).toEqual([400, 'INVALID_REQUEST']);
@@ -229,7 +312,15 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
       single: choiceQuestion({ billing: 'Payments' }),
     };
     const uploaded = await call(server(), 'POST', '/v1/assets', { raw: pngImage(), contentType: 'image/png' });
-    for (const context of [decideBody.context, 'Hello.', [{ type: 'text', text: 'Hello.' }], [{ type: 'text', text: 'What is this?' }, { type: 'image', asset_id: uploaded.json.id }]]) {
+    for (const context of [
+      decideBody.context,
+      'Hello.',
+      [{ type: 'text', text: 'Hello.' }],
+      [
+        { type: 'text', text: 'What is this?' },
+        { type: 'image', asset_id: uploaded.json.id },
+      ],
+    ]) {
       const reply = await call(server(), 'POST', '/v1/decide', { body: { context, questions } });
       const textOnly = typeof context === 'string' || context.every((part) => part.type === 'text');
       for (const answer of Object.values(reply.json.answers) as any[]) {
@@ -259,7 +350,11 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
         ['basis', 'score', 'type'],
       ]);
     } else {
-      expect([Object.keys(refund), Object.keys(tags), Object.keys(urgency)]).toEqual([['type', 'value', 'confidence'], ['type', 'choices'], ['type', 'score']]);
+      expect([Object.keys(refund), Object.keys(tags), Object.keys(urgency)]).toEqual([
+        ['type', 'value', 'confidence'],
+        ['type', 'choices'],
+        ['type', 'score'],
+      ]);
       expect(['yes', 'no', 'unknown']).toContain(refund.value);
       expect(tags.choices.every((id: string) => ['refund', 'delivery'].includes(id))).toBe(true);
       expect(urgency.score).toBeGreaterThanOrEqual(0);
@@ -271,7 +366,9 @@ describe.each(PROFILE_NAMES)('the %s profile', (profile) => {
   test('an expired asset: referencing it is 410 ASSET_EXPIRED in both; reading it answers the choice', async () => {
     const uploaded = await call(server(), 'POST', '/v1/assets', { raw: pngImage(), contentType: 'image/png' });
     server().advance(25 * 60 * 60 * 1000);
-    const referenced = await call(server(), 'POST', '/v1/decide', { body: { context: [{ type: 'image', asset_id: uploaded.json.id }], questions: decideBody.questions } });
+    const referenced = await call(server(), 'POST', '/v1/decide', {
+      body: { context: [{ type: 'image', asset_id: uploaded.json.id }], questions: decideBody.questions },
+    });
     expect([referenced.status, referenced.json.error.code]).toEqual([410, 'ASSET_EXPIRED']);
     const read = await call(server(), 'GET', `/v1/assets/${uploaded.json.id}`);
     expect([read.status, read.json.error.code]).toEqual([choice('asset-read-after-expiry', 'status'), choice('asset-read-after-expiry', 'code')]);

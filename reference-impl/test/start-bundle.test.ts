@@ -23,7 +23,10 @@ let stderr = '';
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'decision-start-bundle-'));
-  child = spawn(process.execPath, ['reference-impl/start.mjs', '--port', '0', '--data-dir', dataDir, '--keys', `bundle=${KEY}`, '--log-level', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, ['reference-impl/start.mjs', '--port', '0', '--data-dir', dataDir, '--keys', `bundle=${KEY}`, '--log-level', 'warn'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   let out = '';
   baseUrl = await new Promise<string>((resolve, reject) => {

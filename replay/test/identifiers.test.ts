@@ -3,15 +3,18 @@
 import { expect, test } from 'vitest';
 import { IdentifierMap } from '../identifiers.ts';
 
-test.each(['asset_SrxG4W0XdUqtwVJOGaKutip-', 'asset_0123456789abcdef_', 'asset_plainALNUM0123'])('%s is paired and rewritten whole, in paths and bodies', (oldId) => {
-  const ids = new IdentifierMap();
-  const newId = 'asset_NEWnewNEWnew0000';
-  const oldBody = JSON.stringify({ id: oldId, object: 'asset' });
-  ids.sawOldResponse(oldBody, {});
-  ids.pair(oldBody, JSON.stringify({ id: newId, object: 'asset' }), {}, {});
-  expect(ids.rewrite(`/v1/assets/${oldId}`)).toEqual({ text: `/v1/assets/${newId}`, unknown: [] });
-  expect(ids.rewrite(JSON.stringify({ asset_id: oldId })).text).toBe(JSON.stringify({ asset_id: newId }));
-});
+test.each(['asset_SrxG4W0XdUqtwVJOGaKutip-', 'asset_0123456789abcdef_', 'asset_plainALNUM0123'])(
+  '%s is paired and rewritten whole, in paths and bodies',
+  (oldId) => {
+    const ids = new IdentifierMap();
+    const newId = 'asset_NEWnewNEWnew0000';
+    const oldBody = JSON.stringify({ id: oldId, object: 'asset' });
+    ids.sawOldResponse(oldBody, {});
+    ids.pair(oldBody, JSON.stringify({ id: newId, object: 'asset' }), {}, {});
+    expect(ids.rewrite(`/v1/assets/${oldId}`)).toEqual({ text: `/v1/assets/${newId}`, unknown: [] });
+    expect(ids.rewrite(JSON.stringify({ asset_id: oldId })).text).toBe(JSON.stringify({ asset_id: newId }));
+  },
+);
 
 test('an old-server id that was never paired is reported unknown, whole', () => {
   const ids = new IdentifierMap();

@@ -16,13 +16,28 @@ import { replay } from '../replay.ts';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // Decisions, errors, a text upload read back and deleted (ids the new server makes differently), binary uploads, feedback.
 // ASSET-SHA256-WHOLE-FILE uploads 2.1 MB, a body the report keeps compressed.
-const RECORDED_CHECKS = ['AUTH-MISSING-KEY', 'AUTH-VALID-KEY', 'DECIDE-SUCCESS-BODY-VALID', 'DECIDE-UNKNOWN-FIELD-TOP', 'ASSET-UPLOAD-TEXT-PLAIN', 'ASSET-UPLOAD-IMAGE-PNG', 'ASSET-GET-SAME', 'ASSET-DELETE-RESULT', 'ASSET-SHA256-WHOLE-FILE', 'FEEDBACK-REFERENCE-SHAPE', 'MODELS-SHAPE'];
+const RECORDED_CHECKS = [
+  'AUTH-MISSING-KEY',
+  'AUTH-VALID-KEY',
+  'DECIDE-SUCCESS-BODY-VALID',
+  'DECIDE-UNKNOWN-FIELD-TOP',
+  'ASSET-UPLOAD-TEXT-PLAIN',
+  'ASSET-UPLOAD-IMAGE-PNG',
+  'ASSET-GET-SAME',
+  'ASSET-DELETE-RESULT',
+  'ASSET-SHA256-WHOLE-FILE',
+  'FEEDBACK-REFERENCE-SHAPE',
+  'MODELS-SHAPE',
+];
 
 let resultsFile: string;
 let target: EmbeddedTarget;
 
 function recordRun(dir: string): Promise<number | null> {
-  const child = spawn(process.execPath, ['bin/decision-conformance.mjs', 'run', '--quiet', '--report-dir', dir, '--only', RECORDED_CHECKS.join(',')], { cwd: root, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['bin/decision-conformance.mjs', 'run', '--quiet', '--report-dir', dir, '--only', RECORDED_CHECKS.join(',')], {
+    cwd: root,
+    stdio: 'ignore',
+  });
   return new Promise((resolve) => child.on('exit', resolve));
 }
 
@@ -37,7 +52,12 @@ afterAll(async () => target?.stop());
 const replayThrough = async (mutation?: Mutation) => {
   const proxy = mutation ? await startMutatingProxy(target.baseUrl, mutation) : undefined;
   try {
-    return await replay(readRecordedExchanges(resultsFile), { baseUrl: proxy?.baseUrl ?? target.baseUrl, keyA: target.keyA, keyB: target.keyB, timeoutMs: 10_000 });
+    return await replay(readRecordedExchanges(resultsFile), {
+      baseUrl: proxy?.baseUrl ?? target.baseUrl,
+      keyA: target.keyA,
+      keyB: target.keyB,
+      timeoutMs: 10_000,
+    });
   } finally {
     await proxy?.close();
   }
@@ -46,19 +66,38 @@ const replayThrough = async (mutation?: Mutation) => {
 test('the recorded file holds no key, and a fresh reference server keeps every outcome', async () => {
   expect(readFileSync(resultsFile, 'utf8')).toContain('Bearer svc_live_***');
   const report = await replayThrough();
-  expect(report.counts.changed, JSON.stringify(report.verdicts.filter((v) => v.kind === 'changed'), null, 1)).toBe(0);
+  expect(
+    report.counts.changed,
+    JSON.stringify(
+      report.verdicts.filter((v) => v.kind === 'changed'),
+      null,
+      1,
+    ),
+  ).toBe(0);
   expect(report.counts.replayed).toBeGreaterThan(10);
   // Ids the old server made were paired with the new server's: the text asset was read back under its new id.
-  expect(report.verdicts.some((v) => v.kind === 'same' && /\/v1\/assets\/asset_/.test(v.exchange.request.url) && v.exchange.request.method === 'GET')).toBe(true);
+  expect(report.verdicts.some((v) => v.kind === 'same' && /\/v1\/assets\/asset_/.test(v.exchange.request.url) && v.exchange.request.method === 'GET')).toBe(
+    true,
+  );
   // Uploads are sent again with the exact bytes of the body files the report keeps.
-  expect(report.verdicts.some((v) => v.kind === 'same' && v.exchange.bodyBytes && v.exchange.request.method === 'POST' && v.exchange.request.url.endsWith('/v1/assets'))).toBe(true);
+  expect(
+    report.verdicts.some(
+      (v) => v.kind === 'same' && v.exchange.bodyBytes && v.exchange.request.method === 'POST' && v.exchange.request.url.endsWith('/v1/assets'),
+    ),
+  ).toBe(true);
   // …the compressed ones included, sent as their bytes before compression.
-  expect(report.verdicts.some((v) => v.kind === 'same' && v.exchange.bodyBytes && v.exchange.bodyBytes.length >= COMPRESSED_BODY_BYTES && v.exchange.request.url.endsWith('/v1/assets'))).toBe(true);
+  expect(
+    report.verdicts.some(
+      (v) => v.kind === 'same' && v.exchange.bodyBytes && v.exchange.bodyBytes.length >= COMPRESSED_BODY_BYTES && v.exchange.request.url.endsWith('/v1/assets'),
+    ),
+  ).toBe(true);
   expect(report.skipReasons['the request body was recorded as its size only (<N bytes>)'] ?? 0).toBe(0);
 });
 
 test('a server that answers decisions with 201 instead of 200 is reported, exchange by exchange', async () => {
-  const report = await replayThrough({ response: (received, sent) => (isOperation(sent, 'POST', '/v1/decide') && received.status === 200 ? { ...received, status: 201 } : received) });
+  const report = await replayThrough({
+    response: (received, sent) => (isOperation(sent, 'POST', '/v1/decide') && received.status === 200 ? { ...received, status: 201 } : received),
+  });
   const changed = report.verdicts.filter((v) => v.kind === 'changed');
   expect(changed.length).toBeGreaterThan(0);
   for (const verdict of changed) {
@@ -69,7 +108,8 @@ test('a server that answers decisions with 201 instead of 200 is reported, excha
 
 test('a server that drops a response field the old run relied on is reported', async () => {
   const report = await replayThrough({
-    response: (received, sent) => (isOperation(sent, 'POST', '/v1/decide') && received.status === 200 ? rewriteJson(received, ({ usage: _usage, ...rest }) => rest) : received),
+    response: (received, sent) =>
+      isOperation(sent, 'POST', '/v1/decide') && received.status === 200 ? rewriteJson(received, ({ usage: _usage, ...rest }) => rest) : received,
   });
   const changes = report.verdicts.flatMap((v) => (v.kind === 'changed' ? v.changes : []));
   expect(changes).toContain('field "usage" is gone');
@@ -84,12 +124,18 @@ test('a server that changes an error code is reported', async () => {
 });
 
 test('the command exits 1 on a change and 2 on unreadable results, and never prints a key', async () => {
-  const proxy = await startMutatingProxy(target.baseUrl, { response: (received, sent) => (isOperation(sent, 'GET', '/v1/models') ? { ...received, status: 500 } : received) });
+  const proxy = await startMutatingProxy(target.baseUrl, {
+    response: (received, sent) => (isOperation(sent, 'GET', '/v1/models') ? { ...received, status: 500 } : received),
+  });
   try {
     let out = '';
     let err = '';
     const io = { out: (text: string) => (out += text), err: (text: string) => (err += text) };
-    const code = await replayCommand(['--results', resultsFile, '--base-url', proxy.baseUrl], { DECISION_API_KEY: target.keyA, DECISION_API_KEY_B: target.keyB }, io);
+    const code = await replayCommand(
+      ['--results', resultsFile, '--base-url', proxy.baseUrl],
+      { DECISION_API_KEY: target.keyA, DECISION_API_KEY_B: target.keyB },
+      io,
+    );
     expect(code, err).toBe(1);
     expect(out).toMatch(/CHANGED\s+#\d+ MODELS-SHAPE: GET \/v1\/models: status 200 became 500/);
     expect(out + err).not.toContain(target.keyA);

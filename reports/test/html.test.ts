@@ -16,7 +16,9 @@ const section = (id: string) => {
 describe('report.html', () => {
   it('is one self-contained document: no external URL in any attribute, no @import, no url(), nothing to fetch', () => {
     expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
-    const attributes = [...page.matchAll(/\s(src|href|action|formaction|poster|srcset|data|xlink:href|xmlns)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi)].map((match) => match[2]!);
+    const attributes = [...page.matchAll(/\s(src|href|action|formaction|poster|srcset|data|xlink:href|xmlns)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi)].map(
+      (match) => match[2]!,
+    );
     expect(attributes.length).toBeGreaterThan(0);
     for (const value of attributes) expect(value).not.toMatch(/^["']?\s*(https?:)?\/\//i);
     expect(page).not.toMatch(/@import/i);

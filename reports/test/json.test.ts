@@ -78,7 +78,17 @@ describe('results.json', () => {
       expect(valid).toBe(true);
     }
     expect(Object.keys(loadResults())).toEqual(['schema_version', 'kind', 'kit', 'spec', 'target', 'started_at', 'finished_at', 'duration_ms', 'load']);
-    expect(Object.keys(coldStartResults())).toEqual(['schema_version', 'kind', 'kit', 'spec', 'server', 'started_at', 'finished_at', 'duration_ms', 'cold_start']);
+    expect(Object.keys(coldStartResults())).toEqual([
+      'schema_version',
+      'kind',
+      'kit',
+      'spec',
+      'server',
+      'started_at',
+      'finished_at',
+      'duration_ms',
+      'cold_start',
+    ]);
   });
 
   it.each<[string, () => Mutable, (doc: Mutable) => void]>([

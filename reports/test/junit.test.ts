@@ -11,7 +11,8 @@ const root = () => (parsed ??= parseXmlStrict(xml));
 const suites = () => elementsNamed(root(), 'testsuite');
 const testcase = (id: string): XmlElement => elementsNamed(root(), 'testcase').find((test) => test.attributes.name!.startsWith(`${id} `))!;
 const child = (element: XmlElement, name: string) => element.children.find((candidate) => candidate.name === name);
-const property = (element: XmlElement, name: string) => elementsNamed(child(element, 'properties')!, 'property').find((p) => p.attributes.name === name)?.attributes.value;
+const property = (element: XmlElement, name: string) =>
+  elementsNamed(child(element, 'properties')!, 'property').find((p) => p.attributes.name === name)?.attributes.value;
 
 describe('junit.xml', () => {
   it('is well-formed XML with a <testsuites> root totalling the run', () => {
@@ -41,6 +42,7 @@ describe('junit.xml', () => {
     expect(property(suites()[0]!, 'spec.sha256')).toBe(report.spec.sha256);
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the test's name quotes the pattern of a test case's name.
   it('names each test case `${id} ${title}` in the class of its area, with its time in seconds and its level as a property', () => {
     const health = testcase('SERVICE-HEALTH');
     expect(health.attributes).toEqual({ classname: 'service', name: 'SERVICE-HEALTH GET /health answers 200 without a key', time: '0.003' });
@@ -52,7 +54,9 @@ describe('junit.xml', () => {
 
   it('carries the message, the evidence and the curl line in a failure, with its level up front', () => {
     const failure = child(testcase('DECIDE-CHOICE-MARGIN'), 'failure')!;
-    expect(failure.attributes.message).toBe(`MUST: ${report.checks.find((c) => c.id === 'DECIDE-CHOICE-MARGIN')!.message!.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800]/g, '')}`);
+    expect(failure.attributes.message).toBe(
+      `MUST: ${report.checks.find((c) => c.id === 'DECIDE-CHOICE-MARGIN')!.message!.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800]/g, '')}`,
+    );
     expect(failure.attributes.type).toBe('MUST check failed');
     expect(failure.text).toContain('< 200');
     expect(failure.text).toContain('"no":0.56');

@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { latencyChart, logTicks } from '../latency-chart.ts';
 import type { LatencyStats } from '../latency.ts';
 
-const stats = (count: number, p50: number, p90: number, p99: number, max = p99): LatencyStats => ({ count, p50_ms: p50, p90_ms: p90, p99_ms: p99, max_ms: max });
+const stats = (count: number, p50: number, p90: number, p99: number, max = p99): LatencyStats => ({
+  count,
+  p50_ms: p50,
+  p90_ms: p90,
+  p99_ms: p99,
+  max_ms: max,
+});
 
 /** Width of the bar titled "<operation> <series>: …". */
 function barWidth(svg: string, operation: string, series: string): number {

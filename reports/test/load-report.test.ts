@@ -42,7 +42,9 @@ describe('report.html of a load run', () => {
 
   it('lists every check of the runs by its rule, failed ones with their example', () => {
     expect(held).toContain('<h3>Checks by rule (all runs)</h3>');
-    expect(held).toMatch(/<code>decide choice-margin<\/code><\/td><td class="text">choice-margin: confidence is the margin \(seed 2\.4\)<\/td><td class="num">80<\/td><td class="num">0<\/td>/);
+    expect(held).toMatch(
+      /<code>decide choice-margin<\/code><\/td><td class="text">choice-margin: confidence is the margin \(seed 2\.4\)<\/td><td class="num">80<\/td><td class="num">0<\/td>/,
+    );
     expect(missed).toContain('<h3>Failed checks by rule</h3>');
     expect(missed).toContain('expected</dt><dd>confidence 0.4');
   });
@@ -60,7 +62,9 @@ describe('summary.md and junit.xml of a load run', () => {
     expect(markdown.split('\n')[0]).toBe('## ✅ Decision Service Load decide-steady: every threshold held in 2 runs (k6 v2.2.0; nearest-rank percentiles)');
     expect(markdown).toContain('| Run | req/s | p50 | p95 | p99 | errors | thresholds |');
     expect(markdown).not.toMatch(/MUST|SHOULD|seed \d|warm-up|NOTHING RAN/);
-    expect(renderMarkdown(sampleLoadReport([sampleLoadRun(false, spiky)])).split('\n')[0]).toMatch(/^## ❌ Decision Service Load decide-steady: thresholds missed in 1 of 1 runs/);
+    expect(renderMarkdown(sampleLoadReport([sampleLoadRun(false, spiky)])).split('\n')[0]).toMatch(
+      /^## ❌ Decision Service Load decide-steady: thresholds missed in 1 of 1 runs/,
+    );
   });
 
   it('junit.xml holds the load test suite only, its counts on the root', () => {
@@ -87,7 +91,9 @@ describe('the reports of a cold-start run', () => {
     expect(banner(renderHtml(slow))).toMatch(/^<header class="banner verdict-fail">/);
     const root = parseXmlStrict(renderJunit(slow));
     expect([root.attributes.tests, root.attributes.failures]).toEqual(['3', '1']);
-    expect(renderJunit(slow)).toMatch(/<testcase name="spawn 3: first decide within 120000 ms" classname="cold-start" time="130\.000"><failure type="allowance"/);
+    expect(renderJunit(slow)).toMatch(
+      /<testcase name="spawn 3: first decide within 120000 ms" classname="cold-start" time="130\.000"><failure type="allowance"/,
+    );
     expect(renderMarkdown(slow).split('\n')[0]).toMatch(/^## ❌ /);
   });
 });

@@ -20,7 +20,9 @@ const validate = ajv.compile(schema);
 const run = sampleLoadRun;
 
 test('results.json of a load run validates against the schema, with a kind and none of the conformance fields', () => {
-  const report = sampleLoadReport([run(true, flat), run(false, spiky)], { drift: { first_window_p50_ms: 2, last_window_p50_ms: 2, p50_ratio: 1, rss_first_bytes: 100, rss_last_bytes: 120, rss_growth_bytes: 20 } });
+  const report = sampleLoadReport([run(true, flat), run(false, spiky)], {
+    drift: { first_window_p50_ms: 2, last_window_p50_ms: 2, p50_ratio: 1, rss_first_bytes: 100, rss_last_bytes: 120, rss_growth_bytes: 20 },
+  });
   const json = JSON.parse(renderJson(report)) as Record<string, unknown>;
   expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
   expect(json.kind).toBe('load');

@@ -16,7 +16,9 @@ describe('summary.md', () => {
   });
 
   it('has a counts table', () => {
-    expect(markdown).toContain('| MUST failed | **2** |\n| SHOULD failed | 1 |\n| Passed | 4 |\n| Observed (open points) | 2 (1 as the reference server) |\n| Skipped | 2 |\n| **Total** | **11** |');
+    expect(markdown).toContain(
+      '| MUST failed | **2** |\n| SHOULD failed | 1 |\n| Passed | 4 |\n| Observed (open points) | 2 (1 as the reference server) |\n| Skipped | 2 |\n| **Total** | **11** |',
+    );
   });
 
   it('lists each failing MUST check with a one-line, escaped reason', () => {

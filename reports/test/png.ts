@@ -26,7 +26,8 @@ export function decodePng(bytes: Buffer): Png {
       width = chunk.readUInt32BE(0);
       height = chunk.readUInt32BE(4);
       const [depth, colourType, , , interlace] = [chunk[8], chunk[9], chunk[10], chunk[11], chunk[12]];
-      if (depth !== 8 || interlace !== 0 || (colourType !== 2 && colourType !== 6)) throw new Error(`unsupported PNG: depth ${depth}, colour type ${colourType}, interlace ${interlace}`);
+      if (depth !== 8 || interlace !== 0 || (colourType !== 2 && colourType !== 6))
+        throw new Error(`unsupported PNG: depth ${depth}, colour type ${colourType}, interlace ${interlace}`);
       channels = colourType === 6 ? 4 : 3;
     } else if (type === 'IDAT') data.push(chunk);
     at += 12 + length;

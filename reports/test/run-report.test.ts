@@ -16,7 +16,12 @@ describe('buildRunReport', () => {
     expect(report.kind).toBe('conformance');
     expect(report.kit).toEqual({ name: manifest.name, version: manifest.version });
     expect(report.spec).toEqual({ version: specVersion, sha256: specSha256 });
-    expect(report.target).toEqual({ base_url: 'http://127.0.0.1:47123', embedded: true, capabilities: ['multimodal', 'noul', 'score', 'multi'], second_key: false });
+    expect(report.target).toEqual({
+      base_url: 'http://127.0.0.1:47123',
+      embedded: true,
+      capabilities: ['multimodal', 'noul', 'score', 'multi'],
+      second_key: false,
+    });
     expect(report.started_at).toBe(STARTED_AT.toISOString());
     expect(report.finished_at).toBe(FINISHED_AT.toISOString());
     expect(report.duration_ms).toBe(FINISHED_AT.getTime() - STARTED_AT.getTime());
@@ -44,7 +49,7 @@ describe('buildRunReport', () => {
     expect(timedOut.evidence[0]!.transport_error).toMatch(/^timeout/);
   });
 
-  it('lists the open points the OBSERVE checks cite, with the spec\'s reference choice', () => {
+  it("lists the open points the OBSERVE checks cite, with the spec's reference choice", () => {
     expect(report.open_points.map((point) => point.id).sort()).toEqual(['asset-ttl', 'decide-success-status', 'unknown-route']);
     const unknownRoute = report.open_points.find((point) => point.id === 'unknown-route')!;
     expect(unknownRoute.reference_choice).toBe(openPoint('unknown-route').referenceChoice.summary);
@@ -118,7 +123,9 @@ describe('redaction', () => {
 
   it('masks URL-encoded spellings, property names, and a longer secret before the one it contains', () => {
     expect(redactText(`q=${encodeURIComponent(KEY_B)}`, [KEY_B])).toBe('q=svc_live_***');
-    expect(redactDeep({ [KEY_A]: [KEY_A, 1, null, { inner: `x ${KEY_A} y` }] }, [KEY_A])).toEqual({ 'svc_live_***': ['svc_live_***', 1, null, { inner: 'x svc_live_*** y' }] });
+    expect(redactDeep({ [KEY_A]: [KEY_A, 1, null, { inner: `x ${KEY_A} y` }] }, [KEY_A])).toEqual({
+      'svc_live_***': ['svc_live_***', 1, null, { inner: 'x svc_live_*** y' }],
+    });
     expect(redactText('svc_live_abcdef', ['svc_live_abc', 'svc_live_abcdef'])).toBe('svc_live_***');
   });
 });

@@ -7,8 +7,14 @@ import type { ColdStartReport, LoadRun, LoadSection } from '../load-run.ts';
 export const LOAD_KEY = 'svc_live_loadkey0123456789abcdef';
 export const LOAD_STARTED_AT = new Date('2026-11-23T10:00:00.000Z');
 
-export const flat = [{ start_s: 0, count: 20, p50_ms: 2, p95_ms: 3, p99_ms: 4 }, { start_s: 1, count: 20, p50_ms: 2.2, p95_ms: 3.1, p99_ms: 4.5 }];
-export const spiky = [{ start_s: 0, count: 20, p50_ms: 2, p95_ms: 3, p99_ms: 4 }, { start_s: 1, count: 20, p50_ms: 2, p95_ms: 900, p99_ms: 1500 }];
+export const flat = [
+  { start_s: 0, count: 20, p50_ms: 2, p95_ms: 3, p99_ms: 4 },
+  { start_s: 1, count: 20, p50_ms: 2.2, p95_ms: 3.1, p99_ms: 4.5 },
+];
+export const spiky = [
+  { start_s: 0, count: 20, p50_ms: 2, p95_ms: 3, p99_ms: 4 },
+  { start_s: 1, count: 20, p50_ms: 2, p95_ms: 900, p99_ms: 1500 },
+];
 
 export const sampleLoadRun = (passed: boolean, timeline: LoadRun['timeline']): LoadRun => ({
   scenario: 'decide-steady',
@@ -26,7 +32,10 @@ export const sampleLoadRun = (passed: boolean, timeline: LoadRun['timeline']): L
   throughput_rps: 20,
   error_rate: passed ? 0 : 0.1,
   check_rate: passed ? 1 : 0.9,
-  latency: { all: { count: 40, p50_ms: 2, p90_ms: 3, p95_ms: 4, p99_ms: 5, max_ms: 6 }, decide: { count: 40, p50_ms: 2, p90_ms: 3, p95_ms: 4, p99_ms: 5, max_ms: 6 } },
+  latency: {
+    all: { count: 40, p50_ms: 2, p90_ms: 3, p95_ms: 4, p99_ms: 5, max_ms: 6 },
+    decide: { count: 40, p50_ms: 2, p90_ms: 3, p95_ms: 4, p99_ms: 5, max_ms: 6 },
+  },
   checks: [
     { name: 'decide status', passes: 40, fails: 0, rule: 'status: 200 for a valid decide (seed 4.1)' },
     passed
@@ -36,14 +45,29 @@ export const sampleLoadRun = (passed: boolean, timeline: LoadRun['timeline']): L
           passes: 36,
           fails: 4,
           rule: 'choice-margin: confidence is the margin (seed 2.4)',
-          example: { request: `POST /v1/decide X-Request-ID r-1 Bearer ${LOAD_KEY}`, status: 200, body_excerpt: '{"answers":[]}', expected: 'confidence 0.4', observed: 'confidence 0.9' },
+          example: {
+            request: `POST /v1/decide X-Request-ID r-1 Bearer ${LOAD_KEY}`,
+            status: 200,
+            body_excerpt: '{"answers":[]}',
+            expected: 'confidence 0.4',
+            observed: 'confidence 0.9',
+          },
         },
   ],
-  thresholds: [{ metric: 'http_req_failed', condition: 'rate<=0.01', ok: passed }, { metric: 'http_req_duration', condition: 'p(95)<250', ok: true }],
+  thresholds: [
+    { metric: 'http_req_failed', condition: 'rate<=0.01', ok: passed },
+    { metric: 'http_req_duration', condition: 'p(95)<250', ok: true },
+  ],
   timeline,
   passed,
   validation: { every: 1, validated: 40 },
-  memory: { source: 'kit process', samples: [{ at_s: 0, rss_bytes: 100 }, { at_s: 2, rss_bytes: 120 }] },
+  memory: {
+    source: 'kit process',
+    samples: [
+      { at_s: 0, rss_bytes: 100 },
+      { at_s: 2, rss_bytes: 120 },
+    ],
+  },
 });
 
 /** A load run report as `load run` writes it; every threshold held unless runs say otherwise. */

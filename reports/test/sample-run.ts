@@ -30,7 +30,11 @@ function exchange(parts: {
   transportError?: string;
 }): Exchange {
   const url = `${BASE}${parts.path}`;
-  const headers = { authorization: 'Bearer svc_live_***', ...(parts.requestBody !== undefined ? { 'content-type': 'application/json' } : {}), ...parts.requestHeaders };
+  const headers = {
+    authorization: 'Bearer svc_live_***',
+    ...(parts.requestBody !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...parts.requestHeaders,
+  };
   return {
     request: {
       method: parts.method,
@@ -58,7 +62,10 @@ function exchange(parts: {
 }
 
 const decideBody = JSON.stringify({ context: 'The parcel arrived damaged.', questions: { refund: { type: 'choice', options: { yes: {}, no: {} } } } });
-const decideAnswer = JSON.stringify({ answers: { refund: { type: 'choice', choice: 'yes', probabilities: { yes: 0.81, no: 0.19 } } }, usage: { input_tokens: 23 } });
+const decideAnswer = JSON.stringify({
+  answers: { refund: { type: 'choice', choice: 'yes', probabilities: { yes: 0.81, no: 0.19 } } },
+  usage: { input_tokens: 23 },
+});
 
 /** Twelve decide calls with known durations, for the latency figures (nearest rank: p50 = 40, p90 = 110, p99 = max = 250). */
 export const DECIDE_DURATIONS = [12, 18, 25, 31, 38, 40, 44, 52, 67, 90, 110, 250];
@@ -75,8 +82,23 @@ export function sampleResults(): CheckResult[] {
       durationMs: 23.456,
       notes: [],
       exchanges: [
-        exchange({ method: 'GET', path: '/v1/models', status: 401, responseBody: '{"error":{"code":"UNAUTHORIZED","message":"Missing API key."}}', durationMs: 3.2, operationId: 'listModels' }),
-        exchange({ method: 'POST', path: '/v1/decide', requestBody: '{}', status: 401, responseBody: '{"error":{"code":"UNAUTHORIZED"}}', durationMs: 2.9, operationId: 'decide' }),
+        exchange({
+          method: 'GET',
+          path: '/v1/models',
+          status: 401,
+          responseBody: '{"error":{"code":"UNAUTHORIZED","message":"Missing API key."}}',
+          durationMs: 3.2,
+          operationId: 'listModels',
+        }),
+        exchange({
+          method: 'POST',
+          path: '/v1/decide',
+          requestBody: '{}',
+          status: 401,
+          responseBody: '{"error":{"code":"UNAUTHORIZED"}}',
+          durationMs: 2.9,
+          operationId: 'decide',
+        }),
       ],
     },
     {
@@ -118,7 +140,10 @@ export function sampleResults(): CheckResult[] {
           path: '/v1/decide',
           requestBody: decideBody,
           status: 200,
-          responseBody: i === DECIDE_DURATIONS.length - 1 ? `{"answers":{"refund":{"type":"choice","choice":"yes","probabilities":{"yes":0.81,"no":0.56}}},"debug":"${HOSTILE}${CONTROLS}]]>"}` : decideAnswer,
+          responseBody:
+            i === DECIDE_DURATIONS.length - 1
+              ? `{"answers":{"refund":{"type":"choice","choice":"yes","probabilities":{"yes":0.81,"no":0.56}}},"debug":"${HOSTILE}${CONTROLS}]]>"}`
+              : decideAnswer,
           responseHeaders: { 'x-echo': `${HOSTILE}${CONTROLS}` },
           durationMs,
           operationId: 'decide',
@@ -136,7 +161,14 @@ export function sampleResults(): CheckResult[] {
       message: 'No usable response: no complete response within 180000 ms.',
       notes: [],
       exchanges: [
-        exchange({ method: 'POST', path: '/v1/decide', requestBody: decideBody, durationMs: 180_001.5, operationId: 'decide', transportError: 'timeout: no complete response within 180000 ms' }),
+        exchange({
+          method: 'POST',
+          path: '/v1/decide',
+          requestBody: decideBody,
+          durationMs: 180_001.5,
+          operationId: 'decide',
+          transportError: 'timeout: no complete response within 180000 ms',
+        }),
       ],
     },
     {
@@ -150,7 +182,15 @@ export function sampleResults(): CheckResult[] {
       message: 'Expected an X-Request-Id header on the 400 response; observed none.',
       notes: [],
       exchanges: [
-        exchange({ method: 'POST', path: '/v1/decide', requestBody: '{"context":""}', status: 400, responseBody: '{"error":{"code":"INVALID_REQUEST","message":"context must not be empty"}}', durationMs: 4.1, operationId: 'decide' }),
+        exchange({
+          method: 'POST',
+          path: '/v1/decide',
+          requestBody: '{"context":""}',
+          status: 400,
+          responseBody: '{"error":{"code":"INVALID_REQUEST","message":"context must not be empty"}}',
+          durationMs: 4.1,
+          operationId: 'decide',
+        }),
       ],
     },
     {
@@ -197,7 +237,17 @@ export function sampleResults(): CheckResult[] {
       durationMs: 48.2,
       observation: { summary: 'status 200', reference: '200 OK.', matchesReference: true },
       notes: [],
-      exchanges: [exchange({ method: 'POST', path: '/v1/decide', requestBody: decideBody, status: 200, responseBody: decideAnswer, durationMs: 46.8, operationId: 'decide' })],
+      exchanges: [
+        exchange({
+          method: 'POST',
+          path: '/v1/decide',
+          requestBody: decideBody,
+          status: 200,
+          responseBody: decideAnswer,
+          durationMs: 46.8,
+          operationId: 'decide',
+        }),
+      ],
     },
     {
       id: 'OBSERVE-UNKNOWN-ROUTE',
@@ -210,7 +260,16 @@ export function sampleResults(): CheckResult[] {
       durationMs: 3.9,
       observation: { summary: `status 404 with an HTML page ${HOSTILE}`, reference: '404 NOT_FOUND in the error body.', matchesReference: false },
       notes: [],
-      exchanges: [exchange({ method: 'GET', path: '/v1/no-such-route', status: 404, responseBody: '<html><body>Not Found</body></html>', responseHeaders: { 'content-type': 'text/html' }, durationMs: 2.2 })],
+      exchanges: [
+        exchange({
+          method: 'GET',
+          path: '/v1/no-such-route',
+          status: 404,
+          responseBody: '<html><body>Not Found</body></html>',
+          responseHeaders: { 'content-type': 'text/html' },
+          durationMs: 2.2,
+        }),
+      ],
     },
     {
       id: 'OBSERVE-ASSET-TTL',

@@ -4,7 +4,9 @@ import { elementsNamed, parseXmlStrict, XmlSyntaxError } from './strict-xml.ts';
 // The JUnit tests lean on this reader: it must refuse what an XML parser refuses.
 describe('the strict XML reader the JUnit tests use', () => {
   it('reads a well-formed document into a tree, decoding references', () => {
-    const root = parseXmlStrict('<?xml version="1.0" encoding="UTF-8"?>\n<!-- c --><a x="1 &amp; 2&#10;" y=\'&quot;\'><b/>t&lt;&#x41;<![CDATA[<raw>]]><b></b></a>\n');
+    const root = parseXmlStrict(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<!-- c --><a x="1 &amp; 2&#10;" y=\'&quot;\'><b/>t&lt;&#x41;<![CDATA[<raw>]]><b></b></a>\n',
+    );
     expect(root.name).toBe('a');
     expect(root.attributes).toEqual({ x: '1 & 2\n', y: '"' });
     expect(root.text).toBe('t<A<raw>');

@@ -30,13 +30,21 @@ export class XmlSyntaxError extends Error {
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 function isXmlChar(code: number): boolean {
-  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
 }
 
 function checkCharacters(source: string): void {
   for (let i = 0; i < source.length; ) {
     const code = source.codePointAt(i)!;
-    if (!isXmlChar(code) || (code >= 0xd800 && code <= 0xdfff)) throw new XmlSyntaxError(`character U+${code.toString(16).padStart(4, '0')} at offset ${i} is not allowed in XML`);
+    if (!isXmlChar(code) || (code >= 0xd800 && code <= 0xdfff))
+      throw new XmlSyntaxError(`character U+${code.toString(16).padStart(4, '0')} at offset ${i} is not allowed in XML`);
     i += code > 0xffff ? 2 : 1;
   }
 }
@@ -56,7 +64,8 @@ function decode(raw: string): string {
 
 /** Comments, processing instructions and whitespace: what may follow the root element. */
 const MISC = String.raw`(?:\s|<!--[\s\S]*?-->|<\?[\s\S]*?\?>)*`;
-const DECLARATION = /^<\?xml\s+version\s*=\s*(["'])1\.[0-9]+\1(\s+encoding\s*=\s*(["'])[A-Za-z][A-Za-z0-9._-]*\3)?(\s+standalone\s*=\s*(["'])(yes|no)\5)?\s*\?>/;
+const DECLARATION =
+  /^<\?xml\s+version\s*=\s*(["'])1\.[0-9]+\1(\s+encoding\s*=\s*(["'])[A-Za-z][A-Za-z0-9._-]*\3)?(\s+standalone\s*=\s*(["'])(yes|no)\5)?\s*\?>/;
 
 const parser = new XMLParser({
   preserveOrder: true,

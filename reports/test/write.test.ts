@@ -47,7 +47,14 @@ describe('writeReports', () => {
     const nameOf = (bytes: Uint8Array) => bodyFileName(createHash('sha256').update(bytes).digest('hex'), bytes.byteLength);
     expect(nameOf(small)).toMatch(/^[0-9a-f]{64}\.bin$/);
     expect(nameOf(large)).toMatch(/^[0-9a-f]{64}\.bin\.gz$/);
-    const paths = await writeReports(sampleRunReport(), dir, new Map([[nameOf(small), small], [nameOf(large), large]]));
+    const paths = await writeReports(
+      sampleRunReport(),
+      dir,
+      new Map([
+        [nameOf(small), small],
+        [nameOf(large), large],
+      ]),
+    );
     expect((await readdir(paths.bodies)).sort()).toEqual([nameOf(small), nameOf(large)].sort());
     expect(new Uint8Array(await readFile(join(paths.bodies, nameOf(small))))).toEqual(small);
     const compressed = await readFile(join(paths.bodies, nameOf(large)));

@@ -83,26 +83,23 @@ export default {
       '$',
       { function: snakeCaseProperties },
     ),
-    'decision-v1-bearer-security': rule(
-      'Every /v1 operation requires an http bearer key whose scheme declares x-key-prefix svc_live_ (seed 5).',
-      '$',
-      { function: v1BearerSecurity, functionOptions: { pathPrefix: '/v1', keyPrefix: 'svc_live_' } },
-    ),
+    'decision-v1-bearer-security': rule('Every /v1 operation requires an http bearer key whose scheme declares x-key-prefix svc_live_ (seed 5).', '$', {
+      function: v1BearerSecurity,
+      functionOptions: { pathPrefix: '/v1', keyPrefix: 'svc_live_' },
+    }),
     'decision-public-endpoints-unauthenticated': rule(
       'GET /health and GET /openapi.json need no key: they declare `security: []` (seed 4.4, 5.4).',
       '$.paths',
       { function: publicEndpointsUnauthenticated, functionOptions: { paths: ['/health', '/openapi.json'] } },
     ),
-    'decision-request-id-header': rule(
-      'Every response declares the X-Request-ID header by referencing #/components/headers/RequestId (seed 2.7).',
-      '$',
-      { function: requestIdHeader, functionOptions: { header: 'X-Request-ID', ref: '#/components/headers/RequestId' } },
-    ),
-    'decision-error-response-body': rule(
-      'Every 4xx/5xx response has an application/json body whose schema is #/components/schemas/Error (seed 7).',
-      '$',
-      { function: errorResponseBody, functionOptions: { mediaType: 'application/json', schemaRef: '#/components/schemas/Error' } },
-    ),
+    'decision-request-id-header': rule('Every response declares the X-Request-ID header by referencing #/components/headers/RequestId (seed 2.7).', '$', {
+      function: requestIdHeader,
+      functionOptions: { header: 'X-Request-ID', ref: '#/components/headers/RequestId' },
+    }),
+    'decision-error-response-body': rule('Every 4xx/5xx response has an application/json body whose schema is #/components/schemas/Error (seed 7).', '$', {
+      function: errorResponseBody,
+      functionOptions: { mediaType: 'application/json', schemaRef: '#/components/schemas/Error' },
+    }),
     'decision-error-example-status': rule(
       "Every error example's error.code is in the ErrorCode enum and sits under the code's status: stated in x-codes, or the reference status of a name-only code (seed 7).",
       '$',
@@ -118,49 +115,36 @@ export default {
       '$',
       { function: seedSectionPresent },
     ),
-    'decision-seed-section-known': rule(
-      'Every seed section id cited in x-seed-section is listed in x-seed-sections.',
-      '$',
-      { function: seedSectionKnown },
-    ),
-    'decision-hard-rule-sections-cited': rule(
-      'Every seed section with hard_rules: true is cited by at least one x-seed-section.',
-      '$',
-      { function: hardRuleSectionsCited },
-    ),
+    'decision-seed-section-known': rule('Every seed section id cited in x-seed-section is listed in x-seed-sections.', '$', { function: seedSectionKnown }),
+    'decision-hard-rule-sections-cited': rule('Every seed section with hard_rules: true is cited by at least one x-seed-section.', '$', {
+      function: hardRuleSectionsCited,
+    }),
     'decision-closed-request-bodies': rule(
       'Every object schema reachable from a JSON request body sets additionalProperties: false, unless it is a map (seed 2.2, 4.1: unknown fields are rejected).',
       `${OPERATIONS}.requestBody`,
       { function: closedRequestBodies },
       { resolved: true },
     ),
-    'decision-json-schema-dialect': rule(
-      'jsonSchemaDialect is https://json-schema.org/draft/2020-12/schema.',
-      '$',
-      { function: jsonSchemaDialect, functionOptions: { dialect: 'https://json-schema.org/draft/2020-12/schema' } },
-    ),
-    'decision-schema-examples-valid': rule(
-      'Every entry of a schema-level `examples` array validates against its schema (JSON Schema 2020-12).',
-      '$',
-      { function: schemaExamplesValid },
-    ),
+    'decision-json-schema-dialect': rule('jsonSchemaDialect is https://json-schema.org/draft/2020-12/schema.', '$', {
+      function: jsonSchemaDialect,
+      functionOptions: { dialect: 'https://json-schema.org/draft/2020-12/schema' },
+    }),
+    'decision-schema-examples-valid': rule('Every entry of a schema-level `examples` array validates against its schema (JSON Schema 2020-12).', '$', {
+      function: schemaExamplesValid,
+    }),
     'decision-discriminator-mapping': rule(
       "Discriminator mapping keys equal the mapped schema's const, every oneOf branch is mapped, every mapping target is a oneOf branch.",
       '$',
       { function: discriminatorMapping },
     ),
-    'decision-open-point-known': rule(
-      'Every x-open-point marker names an id of x-open-points.',
-      '$',
-      { function: openPointKnown },
-    ),
+    'decision-open-point-known': rule('Every x-open-point marker names an id of x-open-points.', '$', { function: openPointKnown }),
     'decision-open-point-complete': rule(
       'Every open point has an id, a seed_section, what is open, an x-reference-choice and an x-alternate-choice with a summary, and its x-seed-bounds.',
       '$',
       { function: openPointComplete },
     ),
     'decision-bad-request-documented': rule(
-      'Every operation that takes parameters (its own or its path item\'s) or a request body documents a 400 response.',
+      "Every operation that takes parameters (its own or its path item's) or a request body documents a 400 response.",
       '$.paths[*]',
       { function: badRequestDocumented },
     ),

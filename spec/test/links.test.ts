@@ -47,7 +47,7 @@ function parameterNames(operationId: string): string[] {
 
 /** True when every instance of the response's JSON schema has the property at this top-level pointer. */
 function bodyAlwaysHas(response: JsonObject, pointer: string): boolean {
-  const schema = deref((((response.content as JsonObject)['application/json'] as JsonObject).schema as JsonObject));
+  const schema = deref(((response.content as JsonObject)['application/json'] as JsonObject).schema as JsonObject);
   const property = pointer.replace(/^\//, '');
   return !property.includes('/') && Array.isArray(schema.required) && schema.required.includes(property);
 }
@@ -57,7 +57,7 @@ function expressionHolds(expression: string, response: JsonObject): boolean {
   if (body) return bodyAlwaysHas(response, body[1]!);
   const header = /^\$response\.header\.(.+)$/.exec(expression);
   if (header) {
-    const declared = deref(((response.headers as JsonObject | undefined) ?? {})[header[1]!] as JsonObject ?? {});
+    const declared = deref(((response.headers as JsonObject | undefined)?.[header[1]!] as JsonObject | undefined) ?? {});
     return declared.required === true;
   }
   return false;
@@ -65,7 +65,10 @@ function expressionHolds(expression: string, response: JsonObject): boolean {
 
 describe('OpenAPI links chain real resources', () => {
   test('upload (201) links to GET and DELETE by the asset id; a decision links to feedback by its request id', () => {
-    const summary = allLinks().map(({ source, status, link }) => `${source} ${status} -> ${String(link.operationId)} ${JSON.stringify(expressionsOf((link.parameters ?? link.requestBody) as Json))}`);
+    const summary = allLinks().map(
+      ({ source, status, link }) =>
+        `${source} ${status} -> ${String(link.operationId)} ${JSON.stringify(expressionsOf((link.parameters ?? link.requestBody) as Json))}`,
+    );
     expect(summary.sort()).toEqual([
       'decide 200 -> submitFeedback ["$response.header.X-Request-ID"]',
       'uploadAsset 201 -> deleteAsset ["$response.body#/id"]',
@@ -73,14 +76,18 @@ describe('OpenAPI links chain real resources', () => {
     ]);
   });
 
-  test.each(allLinks().map((use) => [`${use.source} ${use.status} ${use.name}`, use] as const))('%s names a real operation and its parameters, and reads what the response always carries', (_label, { link, response }) => {
-    const target = String(link.operationId);
-    expect(operations.map((op) => op.operationId)).toContain(target);
-    for (const name of Object.keys((link.parameters as JsonObject | undefined) ?? {})) expect(parameterNames(target)).toContain(name.replace(/^(path|query|header|cookie)\./, ''));
-    const expressions = expressionsOf([(link.parameters ?? null) as Json, (link.requestBody ?? null) as Json]);
-    expect(expressions.length).toBeGreaterThan(0);
-    for (const expression of expressions) expect(expressionHolds(expression, response), expression).toBe(true);
-  });
+  test.each(allLinks().map((use) => [`${use.source} ${use.status} ${use.name}`, use] as const))(
+    '%s names a real operation and its parameters, and reads what the response always carries',
+    (_label, { link, response }) => {
+      const target = String(link.operationId);
+      expect(operations.map((op) => op.operationId)).toContain(target);
+      for (const name of Object.keys((link.parameters as JsonObject | undefined) ?? {}))
+        expect(parameterNames(target)).toContain(name.replace(/^(path|query|header|cookie)\./, ''));
+      const expressions = expressionsOf([(link.parameters ?? null) as Json, (link.requestBody ?? null) as Json]);
+      expect(expressions.length).toBeGreaterThan(0);
+      for (const expression of expressions) expect(expressionHolds(expression, response), expression).toBe(true);
+    },
+  );
 
   test('the expression check fails a link reading a field the response may lack', () => {
     const upload = deref((operation('uploadAsset').definition.responses as JsonObject)['201'] as JsonObject);

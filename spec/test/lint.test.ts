@@ -421,7 +421,10 @@ describe('the Spectral CLI with this ruleset', () => {
       expect(script).toContain('--fail-severity hint');
       // A ruleset that only lowers one of our rules to a hint.
       const hintRuleset = join(workDir, 'hint-ruleset.mjs');
-      await writeFile(hintRuleset, `import decision from ${JSON.stringify(rulesetPath)};\nexport default { extends: [decision], rules: { 'decision-json-schema-dialect': 'hint' } };\n`);
+      await writeFile(
+        hintRuleset,
+        `import decision from ${JSON.stringify(rulesetPath)};\nexport default { extends: [decision], rules: { 'decision-json-schema-dialect': 'hint' } };\n`,
+      );
       const brokenPath = join(workDir, 'other-dialect.yaml');
       await writeFile(brokenPath, stringify(brokenSpec((spec) => void (spec.jsonSchemaDialect = 'https://example.org/dialect'))));
       const run = await spectralCli(brokenPath, hintRuleset, join(workDir, 'hint.json'));

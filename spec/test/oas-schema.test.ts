@@ -34,7 +34,10 @@ describe('spec/openapi.yaml against the official OpenAPI 3.1 schema', () => {
   const brokenCopies: Array<{ breakage: string; breakSpec: (spec: Spec) => void }> = [
     { breakage: 'info has no version', breakSpec: (spec) => void delete spec.info.version },
     { breakage: 'a parameter is `in: body`, which 3.1 does not have', breakSpec: (spec) => void (spec.components.parameters.AssetIdPath.in = 'body') },
-    { breakage: 'a response status key is not a status', breakSpec: (spec) => void (spec.paths['/health'].get.responses.ok = spec.paths['/health'].get.responses['200']) },
+    {
+      breakage: 'a response status key is not a status',
+      breakSpec: (spec) => void (spec.paths['/health'].get.responses.ok = spec.paths['/health'].get.responses['200']),
+    },
   ];
 
   test.each(brokenCopies)('rejects a copy where $breakage', async ({ breakSpec }) => {

@@ -22,16 +22,30 @@ function specExamples(node: Json, found: Json[] = []): Json[] {
     for (const [key, value] of Object.entries(node)) {
       if (key === 'example') found.push(value);
       else if (key === 'examples' && Array.isArray(value)) found.push(...value);
-      else if (key === 'examples' && isObject(value)) found.push(...Object.values(value).map((item) => (isObject(item) && 'value' in item ? item.value : item)) as Json[]);
+      else if (key === 'examples' && isObject(value))
+        found.push(...(Object.values(value).map((item) => (isObject(item) && 'value' in item ? item.value : item)) as Json[]));
       specExamples(value, found);
     }
   }
   return found;
 }
 
-const decideRequest = { context: 'I was charged twice and want a refund.', questions: { topic: { type: 'choice', options: { billing: 'Payments', shipping: 'Delivery' } } } };
+const decideRequest = {
+  context: 'I was charged twice and want a refund.',
+  questions: { topic: { type: 'choice', options: { billing: 'Payments', shipping: 'Delivery' } } },
+};
 const brokenValues: Json[] = [
-  null, 0, -1, 1.5, '', 'x'.repeat(300), true, [], {}, [null], { unknown: 1 },
+  null,
+  0,
+  -1,
+  1.5,
+  '',
+  'x'.repeat(300),
+  true,
+  [],
+  {},
+  [null],
+  { unknown: 1 },
   decideRequest,
   { ...decideRequest, questions: {} },
   { ...decideRequest, questions: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`q${i}`, decideRequest.questions.topic])) },

@@ -39,15 +39,35 @@ const OTHER_OPEN_POINT_CHOICES: Array<[string, string, unknown]> = [
 const SEED_VIOLATIONS: Array<[string, string, unknown]> = [
   ['usage with output tokens (seed 1, 2.4)', 'DecideResponse', decideResponse({}, { input_tokens: 3, output_tokens: 2 })],
   ['a decide body repeating the request id (seed 2.4)', 'DecideResponse', { ...decideResponse({}), request_id: 'req_1' }],
-  ['an abstained choice answer that still names a choice (seed 3)', 'ChoiceAnswer', { type: 'choice', choice: 'a', confidence: 0, probabilities: { a: 0.5, b: 0.5 }, abstain: true, abstention_status: 'advisory' }],
-  ['an asset id outside ^asset_[A-Za-z0-9_-]{8,64}$ (seed 2.5)', 'Asset', { id: 'asset_1', object: 'asset', mime_type: 'image/png', size_bytes: 1, sha256: 'ab', created_at: '2026-11-22T09:30:00Z', expires_at: '2026-11-23T09:30:00Z' }],
+  [
+    'an abstained choice answer that still names a choice (seed 3)',
+    'ChoiceAnswer',
+    { type: 'choice', choice: 'a', confidence: 0, probabilities: { a: 0.5, b: 0.5 }, abstain: true, abstention_status: 'advisory' },
+  ],
+  [
+    'an asset id outside ^asset_[A-Za-z0-9_-]{8,64}$ (seed 2.5)',
+    'Asset',
+    {
+      id: 'asset_1',
+      object: 'asset',
+      mime_type: 'image/png',
+      size_bytes: 1,
+      sha256: 'ab',
+      created_at: '2026-11-22T09:30:00Z',
+      expires_at: '2026-11-23T09:30:00Z',
+    },
+  ],
   ['an error body without request_id (seed 7)', 'Error', { error: { code: 'INVALID_REQUEST', message: 'bad' } }],
   ['a deleted-asset body with deleted false (seed 4.7)', 'DeletedAsset', { id: 'asset_9c1d2e3f4a5b6c7d', object: 'asset', deleted: false }],
 ];
 
 describe('the published forms of the spec', () => {
   test('spec/openapi.json, spec/openapi.contract.json and spec/openapi.contract.yaml are what `npm run spec:json` writes', () => {
-    expect(publishedForms().map(({ path }) => path.replace(/^.*\/spec\//, 'spec/'))).toEqual(['spec/openapi.json', 'spec/openapi.contract.json', 'spec/openapi.contract.yaml']);
+    expect(publishedForms().map(({ path }) => path.replace(/^.*\/spec\//, 'spec/'))).toEqual([
+      'spec/openapi.json',
+      'spec/openapi.contract.json',
+      'spec/openapi.contract.yaml',
+    ]);
     expect(staleForms(), 'stale: run `npm run spec:json`').toEqual([]);
   });
 
@@ -63,7 +83,9 @@ describe('the contract form', () => {
   const contract = contractDocument();
 
   test('tells the reader to point Schemathesis, Prism or any schema-driven tool at it', () => {
-    expect(String((contract.info as JsonObject).description)).toMatch(/^\*\*Contract form\.\*\*[\s\S]*Schemathesis, Prism's validation proxy or any schema-driven tool/);
+    expect(String((contract.info as JsonObject).description)).toMatch(
+      /^\*\*Contract form\.\*\*[\s\S]*Schemathesis, Prism's validation proxy or any schema-driven tool/,
+    );
   });
 
   test('differs from the spec only in the open-point schemas, the open success statuses and info.description', () => {
@@ -71,14 +93,24 @@ describe('the contract form', () => {
     for (const [name, schema] of Object.entries(SCHEMAS(openapiDocument))) {
       if (JSON.stringify(schema) !== JSON.stringify(SCHEMAS(contract)[name])) relaxed.push(name);
     }
-    const openPointSchemas = Object.entries(SCHEMAS(openapiDocument)).filter(([, schema]) => JSON.stringify(schema).includes('"x-open-point"')).map(([name]) => name);
+    const openPointSchemas = Object.entries(SCHEMAS(openapiDocument))
+      .filter(([, schema]) => JSON.stringify(schema).includes('"x-open-point"'))
+      .map(([name]) => name);
     expect(relaxed).toEqual(openPointSchemas);
-    const strip = (document: JsonObject) => ({ ...document, info: { ...(document.info as JsonObject), description: '' }, components: { ...(document.components as JsonObject), schemas: {} }, paths: {} });
+    const strip = (document: JsonObject) => ({
+      ...document,
+      info: { ...(document.info as JsonObject), description: '' },
+      components: { ...(document.components as JsonObject), schemas: {} },
+      paths: {},
+    });
     expect(strip(contract)).toEqual(strip(openapiDocument));
   });
 
   test('lists a success response whose status is open under 2XX, and keeps the stated 201 of upload', () => {
-    const statuses = (document: JsonObject, path: string, method: string) => Object.keys((((document.paths as JsonObject)[path] as JsonObject)[method] as JsonObject).responses as JsonObject).filter((status) => status.startsWith('2'));
+    const statuses = (document: JsonObject, path: string, method: string) =>
+      Object.keys((((document.paths as JsonObject)[path] as JsonObject)[method] as JsonObject).responses as JsonObject).filter((status) =>
+        status.startsWith('2'),
+      );
     expect(statuses(contract, '/v1/decide', 'post')).toEqual(['2XX']);
     expect(statuses(contract, '/v1/feedback', 'post')).toEqual(['2XX']);
     expect(statuses(contract, '/v1/models', 'get')).toEqual(['2XX']);
@@ -91,9 +123,14 @@ describe('the contract form', () => {
   test('a relaxed schema keeps only annotations and the discriminator tag it is selected by', () => {
     for (const [name, schema] of Object.entries(SCHEMAS(contract))) {
       if (!isObject(schema) || typeof schema['x-open-point'] !== 'string') continue;
-      const constraining = Object.keys(schema).filter((key) => !key.startsWith('x-') && !['title', 'description', 'examples', 'properties', 'required'].includes(key));
+      const constraining = Object.keys(schema).filter(
+        (key) => !key.startsWith('x-') && !['title', 'description', 'examples', 'properties', 'required'].includes(key),
+      );
       expect(constraining, name).toEqual([]);
-      expect(Object.keys((schema.properties as JsonObject | undefined) ?? {}).filter((property) => property !== 'type'), name).toEqual([]);
+      expect(
+        Object.keys((schema.properties as JsonObject | undefined) ?? {}).filter((property) => property !== 'type'),
+        name,
+      ).toEqual([]);
     }
   });
 

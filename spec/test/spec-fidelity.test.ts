@@ -45,10 +45,28 @@ const SEED_STATED_STATUSES: Record<string, number> = {
   RATE_LIMITED: 429,
 };
 const SEED_NAME_ONLY = [
-  'INVALID_OPTIONS', 'PAYLOAD_TOO_LARGE', 'FORBIDDEN', 'SIGNUP_RESTRICTED', 'NOT_FOUND', 'CONFLICT',
-  'INSUFFICIENT_CREDITS', 'QUOTA_EXCEEDED', 'UPSTREAM_TIMEOUT', 'UPSTREAM_UNAVAILABLE', 'INFERENCE_FAILED',
-  'INTERNAL_ERROR', 'TOO_MANY_IMAGES', 'TOO_MANY_DOCUMENTS', 'TOO_MANY_AUDIO', 'DOCUMENT_TOO_MANY_PAGES',
-  'AUDIO_TOO_LONG', 'DECODE_FAILED', 'OCR_FAILED', 'ASR_FAILED', 'VISION_FAILED', 'MULTIMODAL_INFERENCE_FAILED',
+  'INVALID_OPTIONS',
+  'PAYLOAD_TOO_LARGE',
+  'FORBIDDEN',
+  'SIGNUP_RESTRICTED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'INSUFFICIENT_CREDITS',
+  'QUOTA_EXCEEDED',
+  'UPSTREAM_TIMEOUT',
+  'UPSTREAM_UNAVAILABLE',
+  'INFERENCE_FAILED',
+  'INTERNAL_ERROR',
+  'TOO_MANY_IMAGES',
+  'TOO_MANY_DOCUMENTS',
+  'TOO_MANY_AUDIO',
+  'DOCUMENT_TOO_MANY_PAGES',
+  'AUDIO_TOO_LONG',
+  'DECODE_FAILED',
+  'OCR_FAILED',
+  'ASR_FAILED',
+  'VISION_FAILED',
+  'MULTIMODAL_INFERENCE_FAILED',
 ];
 
 // Stated status/code pairs and the operations they apply to (seed 3, 4.1, 4.5, 5, 7).
@@ -65,9 +83,19 @@ const STATED_PAIRS_BY_OPERATION: Array<[string, number, string[]]> = [
 ];
 
 const REQUIRED_OPEN_POINTS = [
-  'decide-success-status', 'answer-shapes', 'score-question-fields', 'noul-instructions-required', 'feedback-shape',
-  'models-shape', 'asset-read-delete-status', 'asset-after-delete', 'name-only-statuses', 'rate-limits',
-  'upload-body-limit', 'availability', 'model-selection',
+  'decide-success-status',
+  'answer-shapes',
+  'score-question-fields',
+  'noul-instructions-required',
+  'feedback-shape',
+  'models-shape',
+  'asset-read-delete-status',
+  'asset-after-delete',
+  'name-only-statuses',
+  'rate-limits',
+  'upload-body-limit',
+  'availability',
+  'model-selection',
 ];
 
 function exampleCodes(operationId: string, status: number): string[] {

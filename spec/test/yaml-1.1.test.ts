@@ -85,6 +85,10 @@ describe.skipIf(!pyYamlAvailable)('PyYAML (python3-yaml) reads each published YA
 
   test('PyYAML SafeLoader rejects the `?` construct and reads the YAML 1.1 gotchas differently, as yaml-js does', () => {
     expect(() => loadWithPyYaml(QUESTION_MARK_IN_FLOW_MAPPING, 'SafeLoader')).toThrow(/flow mapping/);
-    expect(loadWithPyYaml(YAML_11_GOTCHAS, 'SafeLoader')).toEqual({ answers: [true, false, true, false], duration: 80, created: { 'yaml-1.1-value': 'date', text: '2026-11-22' } });
+    expect(loadWithPyYaml(YAML_11_GOTCHAS, 'SafeLoader')).toEqual({
+      answers: [true, false, true, false],
+      duration: 80,
+      created: { 'yaml-1.1-value': 'date', text: '2026-11-22' },
+    });
   });
 });

@@ -32,7 +32,11 @@ export function proveChecks(area: string, brokenServers: BrokenServers): void {
     for (const check of areaChecks.filter((c) => c.level === 'MUST')) {
       expect(brokenServers[check.id]?.length ?? 0, `${check.id} has no broken server`).toBeGreaterThan(0);
     }
-    for (const id of Object.keys(brokenServers)) expect(areaChecks.map((c) => c.id), `${id} is not a check of ${area}`).toContain(id);
+    for (const id of Object.keys(brokenServers))
+      expect(
+        areaChecks.map((c) => c.id),
+        `${id} is not a check of ${area}`,
+      ).toContain(id);
   });
 
   describe.each(areaChecks.map((check) => [check.id, check] as const))('%s', (id, check) => {

@@ -9,15 +9,24 @@ export function runCorpus(family: string, cases: readonly CorpusCase[]): void {
   describe(family, () => {
     test.each(cases.map((c) => [c.name, c] as const))('%s', (_name, corpusCase) => {
       const { old, changed } = documentsOf(corpusCase);
-      for (const [direction, from, to, expected] of [['forward', old, changed, corpusCase.forward], ['reverse', changed, old, corpusCase.reverse]] as const) {
+      for (const [direction, from, to, expected] of [
+        ['forward', old, changed, corpusCase.forward],
+        ['reverse', changed, old, corpusCase.reverse],
+      ] as const) {
         const result = diffDocuments(from, to);
         const found = result.findings.map((f) => f.ruleId);
         for (const id of expected) {
-          expect(rules.map((r) => r.id), `${id} is not a rule of the registry`).toContain(id);
+          expect(
+            rules.map((r) => r.id),
+            `${id} is not a rule of the registry`,
+          ).toContain(id);
           expect(found, `${direction}: ${id} not reported; got ${found.join(', ')}`).toContain(id);
         }
         const unexpected = result.findings.filter((f) => f.class === 'breaking' && !expected.includes(f.ruleId));
-        expect(unexpected.map((f) => `${f.ruleId}: ${f.message}`), `${direction}: breaking findings not expected`).toEqual([]);
+        expect(
+          unexpected.map((f) => `${f.ruleId}: ${f.message}`),
+          `${direction}: breaking findings not expected`,
+        ).toEqual([]);
       }
     });
   });

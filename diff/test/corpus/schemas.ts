@@ -188,7 +188,11 @@ export const schemaCases: CorpusCase[] = [
   {
     name: 'response oneOf variant added (a new answer shape)',
     change: (doc) => {
-      doc.components.schemas.RankAnswer = { type: 'object', required: ['type', 'ranking'], properties: { type: { const: 'rank' }, ranking: { type: 'array', items: { type: 'string' } } } };
+      doc.components.schemas.RankAnswer = {
+        type: 'object',
+        required: ['type', 'ranking'],
+        properties: { type: { const: 'rank' }, ranking: { type: 'array', items: { type: 'string' } } },
+      };
       doc.components.schemas.Answer.oneOf.push({ $ref: '#/components/schemas/RankAnswer' });
       doc.components.schemas.Answer.discriminator.mapping.rank = '#/components/schemas/RankAnswer';
     },
@@ -236,6 +240,7 @@ export const schemaCases: CorpusCase[] = [
   ...bothSides((side) => ({
     name: `${side} "if" condition added`,
     prepare: (doc) => probe(doc, side, { type: 'object' }),
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword this case adds, not a thenable.
     change: (doc) => Object.assign(probeOf(doc, side), { if: { required: ['a'] }, then: { required: ['b'] } }),
     forward: [`${side}-condition-changed`],
     reverse: [`${side}-condition-changed`],

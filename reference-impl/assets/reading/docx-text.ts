@@ -26,7 +26,10 @@ export function documentXmlText(documentXml: string): string {
     else if (match[2] === 'tab') text += '\t';
     else text += '\n';
   }
-  return text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  return text
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** The document's text, or undefined when the file is not a readable DOCX archive. */

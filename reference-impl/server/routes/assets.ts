@@ -25,12 +25,27 @@ function requestedTtl(header: string | string[] | undefined, projectTtlMs: numbe
   const maxSeconds = defaultAssetLifetimeMs / 1000;
   const text = Array.isArray(header) ? '' : header.trim();
   const seconds = /^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(seconds >= 1 && seconds <= maxSeconds)) return { failure: failure('INVALID_REQUEST', `The asset lifetime header must be whole seconds from 1 to ${maxSeconds}.`) };
+  if (!(seconds >= 1 && seconds <= maxSeconds))
+    return { failure: failure('INVALID_REQUEST', `The asset lifetime header must be whole seconds from 1 to ${maxSeconds}.`) };
   return { ttlMs: Math.min(seconds * 1000, projectTtlMs) };
 }
 
-export async function registerAssets(app: FastifyInstance, deps: { assets: AssetStore; audio: AudioReader; reader: AssetReader; ttlOf(projectId: string): number }): Promise<void> {
-  const { assetReadStatus, assetDeleteStatus, malformedAssetIdCode, assetAfterDeleteCode, expiredReadCode, sha256LetterCase, uploadTypeParameters, uploadTypeCase, fileSizeLimits, assetTtlHeader } = app.profile;
+export async function registerAssets(
+  app: FastifyInstance,
+  deps: { assets: AssetStore; audio: AudioReader; reader: AssetReader; ttlOf(projectId: string): number },
+): Promise<void> {
+  const {
+    assetReadStatus,
+    assetDeleteStatus,
+    malformedAssetIdCode,
+    assetAfterDeleteCode,
+    expiredReadCode,
+    sha256LetterCase,
+    uploadTypeParameters,
+    uploadTypeCase,
+    fileSizeLimits,
+    assetTtlHeader,
+  } = app.profile;
   /** The upload body limit (open point upload-body-limit): the 256 KiB request limit, or the largest file of any family. */
   const maxUploadBytes = app.profile.uploadsWithinBodyLimit ? requestBodyLimitBytes : Math.max(...Object.values(fileSizeLimits));
   /** The asset as the profile shows it (open point sha256-encoding). */
@@ -53,7 +68,10 @@ export async function registerAssets(app: FastifyInstance, deps: { assets: Asset
       }
       const verdict = await inspectUpload(bytes, request.headers['content-type'], (family) => fileSizeLimits[family]);
       if (!verdict.ok) return sendFailure(request, reply, failure(verdict.code, verdict.message));
-      const ttl = assetTtlHeader === null ? { ttlMs: deps.ttlOf(request.projectId) } : requestedTtl(request.headers[assetTtlHeader.toLowerCase()], deps.ttlOf(request.projectId));
+      const ttl =
+        assetTtlHeader === null
+          ? { ttlMs: deps.ttlOf(request.projectId) }
+          : requestedTtl(request.headers[assetTtlHeader.toLowerCase()], deps.ttlOf(request.projectId));
       if ('failure' in ttl) return sendFailure(request, reply, ttl.failure);
       const asset = await deps.assets.put(request.projectId, bytes, verdict.mimeType, ttl.ttlMs);
       // Read off the request path (worker threads, kept by sha256): the upload is answered now,
@@ -64,20 +82,22 @@ export async function registerAssets(app: FastifyInstance, deps: { assets: Asset
     });
   });
 
-  const withAsset = (action: 'read' | 'delete') => async (request: import('fastify').FastifyRequest<{ Params: { asset_id: string } }>, reply: import('fastify').FastifyReply) => {
-    const assetId = request.params.asset_id;
-    if (!isAssetId(assetId).valid) {
-      return sendFailure(request, reply, failure(malformedAssetIdCode, `/asset_id must match ^asset_[A-Za-z0-9_-]{8,64}$.`));
-    }
-    if (action === 'read') {
-      const found = deps.assets.lookup(request.projectId, assetId);
-      if (!found.ok) return sendFailure(request, reply, readFailure(found.reason, assetId));
-      return reply.code(assetReadStatus).send(shown(found.asset));
-    }
-    const removed = await deps.assets.remove(request.projectId, assetId);
-    if (!removed.ok) return sendFailure(request, reply, readFailure(removed.reason, assetId));
-    return reply.code(assetDeleteStatus).send(removed.deleted);
-  };
+  const withAsset =
+    (action: 'read' | 'delete') =>
+    async (request: import('fastify').FastifyRequest<{ Params: { asset_id: string } }>, reply: import('fastify').FastifyReply) => {
+      const assetId = request.params.asset_id;
+      if (!isAssetId(assetId).valid) {
+        return sendFailure(request, reply, failure(malformedAssetIdCode, `/asset_id must match ^asset_[A-Za-z0-9_-]{8,64}$.`));
+      }
+      if (action === 'read') {
+        const found = deps.assets.lookup(request.projectId, assetId);
+        if (!found.ok) return sendFailure(request, reply, readFailure(found.reason, assetId));
+        return reply.code(assetReadStatus).send(shown(found.asset));
+      }
+      const removed = await deps.assets.remove(request.projectId, assetId);
+      if (!removed.ok) return sendFailure(request, reply, readFailure(removed.reason, assetId));
+      return reply.code(assetDeleteStatus).send(removed.deleted);
+    };
   app.get(`${UPLOAD_PATH}/:asset_id`, withAsset('read'));
   app.delete(`${UPLOAD_PATH}/:asset_id`, withAsset('delete'));
 }

@@ -44,7 +44,9 @@ type Piece = { text: string; acoustic: boolean } | { failure: ApiFailure };
  */
 function readingFailure(kind: ReadFailureKind, partType: string, mimeType: string, where: string): ApiFailure {
   if (kind === 'undecodable') return failure('DECODE_FAILED', `${where}: the ${mimeType} file could not be decoded.`);
-  return partType === 'image' ? failure('VISION_FAILED', `${where}: the image could not be read.`) : failure('OCR_FAILED', `${where}: the scan could not be read.`);
+  return partType === 'image'
+    ? failure('VISION_FAILED', `${where}: the image could not be read.`)
+    : failure('OCR_FAILED', `${where}: the scan could not be read.`);
 }
 
 /**
@@ -81,14 +83,24 @@ async function contextText(
     }
     if (family === 'audio') {
       pieces.push(
-        deps.audio.read(found.bytes, mimeType, found.asset.sha256).then((reading): Piece =>
-          'failure' in reading ? { failure: failure(reading.failure.code, `${where}: ${reading.failure.message}`) } : { text: describeAudio(reading.features), acoustic: true },
-        ),
+        deps.audio
+          .read(found.bytes, mimeType, found.asset.sha256)
+          .then(
+            (reading): Piece =>
+              'failure' in reading
+                ? { failure: failure(reading.failure.code, `${where}: ${reading.failure.message}`) }
+                : { text: describeAudio(reading.features), acoustic: true },
+          ),
       );
       continue;
     }
     pieces.push(
-      deps.reader.read(found.asset, found.bytes).then((outcome): Piece => ('failure' in outcome ? { failure: readingFailure(outcome.failure, part.type, mimeType, where) } : { text: outcome.text, acoustic: false })),
+      deps.reader
+        .read(found.asset, found.bytes)
+        .then(
+          (outcome): Piece =>
+            'failure' in outcome ? { failure: readingFailure(outcome.failure, part.type, mimeType, where) } : { text: outcome.text, acoustic: false },
+        ),
     );
   }
   const texts: string[] = [];
@@ -115,7 +127,10 @@ function withDefaultInstructions(questions: Schemas['DecideRequest']['questions'
   const entries = Object.entries(questions);
   if (!entries.some(([, question]) => question.type === 'noul' && typeof question.instructions !== 'string')) return questions;
   return Object.fromEntries(
-    entries.map(([id, question]) => [id, question.type === 'noul' && typeof question.instructions !== 'string' ? { ...question, instructions: id.replace(/[_-]+/g, ' ').trim() || id } : question]),
+    entries.map(([id, question]) => [
+      id,
+      question.type === 'noul' && typeof question.instructions !== 'string' ? { ...question, instructions: id.replace(/[_-]+/g, ' ').trim() || id } : question,
+    ]),
   );
 }
 

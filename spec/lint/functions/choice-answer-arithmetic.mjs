@@ -55,14 +55,21 @@ function answerProblems(answer, path) {
   const problems = [];
   const margin = top1 - top2;
   if (typeof answer.confidence !== 'number' || Math.abs(answer.confidence - margin) > TOLERANCE) {
-    problems.push({ message: `confidence must be top-1 minus top-2 probability (${top1} - ${top2} = ${round(margin)}); found ${JSON.stringify(answer.confidence)}.`, path: [...path, 'confidence'] });
+    problems.push({
+      message: `confidence must be top-1 minus top-2 probability (${top1} - ${top2} = ${round(margin)}); found ${JSON.stringify(answer.confidence)}.`,
+      path: [...path, 'confidence'],
+    });
   }
   if (answer.abstain === true) {
-    if (answer.choice !== null) problems.push({ message: `choice must be null when abstain is true; found ${JSON.stringify(answer.choice)}.`, path: [...path, 'choice'] });
+    if (answer.choice !== null)
+      problems.push({ message: `choice must be null when abstain is true; found ${JSON.stringify(answer.choice)}.`, path: [...path, 'choice'] });
   } else {
     const argmax = entries.filter(([, p]) => p === top1).map(([id]) => id);
     if (!argmax.includes(answer.choice)) {
-      problems.push({ message: `choice must be the most probable option (${argmax.join(' or ')}) when not abstaining; found ${JSON.stringify(answer.choice)}.`, path: [...path, 'choice'] });
+      problems.push({
+        message: `choice must be the most probable option (${argmax.join(' or ')}) when not abstaining; found ${JSON.stringify(answer.choice)}.`,
+        path: [...path, 'choice'],
+      });
     }
   }
   return problems;

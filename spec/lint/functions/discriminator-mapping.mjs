@@ -25,8 +25,10 @@ export default createRulesetFunction({ input: null, options: null }, function di
     const targets = Object.values(mapping);
     const branchRefs = branches.map((branch) => (isObject(branch) ? branch.$ref : undefined));
     branchRefs.forEach((ref, index) => {
-      if (typeof ref !== 'string') results.push({ message: `oneOf branch ${index} is inline; a mapped branch must be a $ref.`, path: [...path, 'oneOf', index] });
-      else if (!targets.includes(ref)) results.push({ message: `oneOf branch ${ref} is not a target of the discriminator mapping.`, path: [...path, 'oneOf', index] });
+      if (typeof ref !== 'string')
+        results.push({ message: `oneOf branch ${index} is inline; a mapped branch must be a $ref.`, path: [...path, 'oneOf', index] });
+      else if (!targets.includes(ref))
+        results.push({ message: `oneOf branch ${ref} is not a target of the discriminator mapping.`, path: [...path, 'oneOf', index] });
     });
     for (const [key, target] of Object.entries(mapping)) {
       const keyPath = [...at, 'mapping', key];
@@ -36,7 +38,10 @@ export default createRulesetFunction({ input: null, options: null }, function di
       const declared = mapped && isObject(mapped.properties) ? follow(document, mapped.properties[property], keyPath) : null;
       const value = declared && isObject(declared.node) ? declared.node.const : undefined;
       if (value !== key) {
-        results.push({ message: `Mapping key ${key} must equal the const of ${property} in ${target}; found ${value === undefined ? 'no const' : JSON.stringify(value)}.`, path: keyPath });
+        results.push({
+          message: `Mapping key ${key} must equal the const of ${property} in ${target}; found ${value === undefined ? 'no const' : JSON.stringify(value)}.`,
+          path: keyPath,
+        });
       }
     }
   });

@@ -24,7 +24,8 @@ export default createRulesetFunction(
     const results = [];
     const tablePath = [...schemaPath, 'x-codes'];
     for (const code of codes) {
-      if (!(code in statedTable)) results.push({ message: `${code} is in the enum but has no x-codes entry.`, path: [...schemaPath, 'enum', codes.indexOf(code)] });
+      if (!(code in statedTable))
+        results.push({ message: `${code} is in the enum but has no x-codes entry.`, path: [...schemaPath, 'enum', codes.indexOf(code)] });
     }
     for (const [code, entry] of Object.entries(statedTable)) {
       const at = [...tablePath, code];
@@ -32,7 +33,10 @@ export default createRulesetFunction(
       const status = isObject(entry) ? entry.status : undefined;
       if (status === null) {
         if (!isValidStatus(referenceStatuses[code])) {
-          results.push({ message: `Name-only code ${code} has no reference status in open point ${options.nameOnlyOpenPoint}.`, path: referenceStatusesPath ?? at });
+          results.push({
+            message: `Name-only code ${code} has no reference status in open point ${options.nameOnlyOpenPoint}.`,
+            path: referenceStatusesPath ?? at,
+          });
         }
       } else if (!isValidStatus(status)) {
         results.push({ message: `x-codes ${code} status must be an HTTP status or null (name only); got ${JSON.stringify(status)}.`, path: at });
@@ -43,7 +47,10 @@ export default createRulesetFunction(
       for (const code of Object.keys(referenceStatuses)) {
         const stated = statedTable[code];
         if (!isObject(stated) || stated.status !== null) {
-          results.push({ message: `Open point ${options.nameOnlyOpenPoint} gives a reference status to ${code}, which is not a name-only code.`, path: [...referenceStatusesPath, code] });
+          results.push({
+            message: `Open point ${options.nameOnlyOpenPoint} gives a reference status to ${code}, which is not a name-only code.`,
+            path: [...referenceStatusesPath, code],
+          });
         }
       }
     }

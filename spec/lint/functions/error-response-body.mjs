@@ -31,7 +31,10 @@ export default createRulesetFunction(
       if (!isObject(media)) {
         results.push({ message: `${where} has no ${mediaType} body.`, path: entry.responsePath });
       } else if (!isObject(media.schema) || media.schema.$ref !== schemaRef) {
-        results.push({ message: `${where}: the ${mediaType} schema must be \`$ref: '${schemaRef}'\`.`, path: [...entry.responsePath, 'content', mediaType, 'schema'] });
+        results.push({
+          message: `${where}: the ${mediaType} schema must be \`$ref: '${schemaRef}'\`.`,
+          path: [...entry.responsePath, 'content', mediaType, 'schema'],
+        });
       }
     }
     return results;

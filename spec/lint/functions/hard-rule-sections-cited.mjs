@@ -15,7 +15,10 @@ export default createRulesetFunction({ input: null, options: null }, function ha
   const results = [];
   index.forEach((section, position) => {
     if (isObject(section) && section.hard_rules === true && !cited.has(section.id)) {
-      results.push({ message: `Seed section ${section.id} (${section.title}) states hard rules but no x-seed-section cites it.`, path: ['x-seed-sections', position] });
+      results.push({
+        message: `Seed section ${section.id} (${section.title}) states hard rules but no x-seed-section cites it.`,
+        path: ['x-seed-sections', position],
+      });
     }
   });
   return results;

@@ -27,16 +27,22 @@ export default createRulesetFunction({ input: null, options: null }, function op
     else if (seenIds.has(point.id)) results.push({ message: `${label}: the id is used twice.`, path: [...at, 'id'] });
     seenIds.add(point.id);
     if (!isText(point.seed_section)) results.push({ message: `${label} has no seed_section.`, path: at });
-    else if (!sections.has(point.seed_section)) results.push({ message: `${label}: seed_section ${point.seed_section} is not in x-seed-sections.`, path: [...at, 'seed_section'] });
+    else if (!sections.has(point.seed_section))
+      results.push({ message: `${label}: seed_section ${point.seed_section} is not in x-seed-sections.`, path: [...at, 'seed_section'] });
     if (!isText(point.open)) results.push({ message: `${label} does not say what is open (\`open\`).`, path: at });
     const choice = point['x-reference-choice'];
     if (!isObject(choice)) results.push({ message: `${label} has no x-reference-choice.`, path: at });
     else if (!isText(choice.summary)) results.push({ message: `${label}: x-reference-choice has no summary.`, path: [...at, 'x-reference-choice'] });
     const alternate = point['x-alternate-choice'];
-    if (!isObject(alternate)) results.push({ message: `${label} has no x-alternate-choice (another behaviour the seed allows, or none with the reason).`, path: at });
+    if (!isObject(alternate))
+      results.push({ message: `${label} has no x-alternate-choice (another behaviour the seed allows, or none with the reason).`, path: at });
     else {
       if (!isText(alternate.summary)) results.push({ message: `${label}: x-alternate-choice has no summary.`, path: [...at, 'x-alternate-choice'] });
-      if (typeof alternate.served !== 'boolean') results.push({ message: `${label}: x-alternate-choice does not say whether the alternate profile serves it (\`served\`).`, path: [...at, 'x-alternate-choice'] });
+      if (typeof alternate.served !== 'boolean')
+        results.push({
+          message: `${label}: x-alternate-choice does not say whether the alternate profile serves it (\`served\`).`,
+          path: [...at, 'x-alternate-choice'],
+        });
     }
     const bounds = point['x-seed-bounds'];
     if (!Array.isArray(bounds) || bounds.length === 0 || !bounds.every(isText)) {

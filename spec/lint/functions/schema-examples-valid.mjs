@@ -20,7 +20,10 @@ export default createRulesetFunction({ input: null, options: null }, function sc
     schema.examples.forEach((example, index) => {
       const examplePath = [...path, 'examples', index];
       // Spectral's schema function answers synchronously; it is declared as any ruleset function, which may be async.
-      const found = /** @type {LintResult[] | void} */ (validateAgainstSchema(example, { schema: resolved, dialect: 'draft2020-12', allErrors: true }, { ...context, path: examplePath })) ?? [];
+      const found =
+        /** @type {LintResult[] | void} */ (
+          validateAgainstSchema(example, { schema: resolved, dialect: 'draft2020-12', allErrors: true }, { ...context, path: examplePath })
+        ) ?? [];
       for (const result of found) {
         results.push({ message: `examples[${index}] does not match its schema: ${result.message}`, path: result.path ?? examplePath });
       }

@@ -12,7 +12,12 @@ const TABLE_PATH = ['x-seed-limits', 'schema_keywords'];
 export default createRulesetFunction({ input: null, options: null }, function seedLimitsInSchemas(document) {
   const table = valueAt(document, TABLE_PATH);
   if (!isObject(table) || Object.keys(table).length === 0) {
-    return [{ message: 'x-seed-limits.schema_keywords must record the seed limits schema keywords carry, each with the schema it applies to.', path: ['x-seed-limits'] }];
+    return [
+      {
+        message: 'x-seed-limits.schema_keywords must record the seed limits schema keywords carry, each with the schema it applies to.',
+        path: ['x-seed-limits'],
+      },
+    ];
   }
   /** @type {LintResult[]} */
   const results = [];
@@ -31,9 +36,15 @@ export default createRulesetFunction({ input: null, options: null }, function se
     for (const [keyword, expected] of Object.entries(entry.keywords)) {
       const stated = target.node[keyword];
       if (stated === undefined) {
-        results.push({ message: `${entry.schema} has no \`${keyword}\`; seed limit ${name} is ${JSON.stringify(expected)} (x-seed-limits).`, path: target.path });
+        results.push({
+          message: `${entry.schema} has no \`${keyword}\`; seed limit ${name} is ${JSON.stringify(expected)} (x-seed-limits).`,
+          path: target.path,
+        });
       } else if (JSON.stringify(stated) !== JSON.stringify(expected)) {
-        results.push({ message: `${entry.schema} states \`${keyword}: ${JSON.stringify(stated)}\`; seed limit ${name} is ${JSON.stringify(expected)} (x-seed-limits).`, path: [...target.path, keyword] });
+        results.push({
+          message: `${entry.schema} states \`${keyword}: ${JSON.stringify(stated)}\`; seed limit ${name} is ${JSON.stringify(expected)} (x-seed-limits).`,
+          path: [...target.path, keyword],
+        });
       }
     }
   }

@@ -10,7 +10,19 @@ import { isObject, refToPath, valueAt } from './pointer.mjs';
  * @typedef {(schema: JsonObject, path: Path) => void} SchemaVisitor
  */
 
-const SINGLE_SUBSCHEMA = ['items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'contentSchema'];
+const SINGLE_SUBSCHEMA = [
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contentSchema',
+];
 const LIST_OF_SUBSCHEMAS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const MAP_OF_SUBSCHEMAS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
 
