@@ -143,6 +143,12 @@ test('the suite against the Prism mock gives the recorded outcome for every chec
     keyB: 'svc_live_prism_project_b_key',
     timeoutMs: 10_000,
   });
-  const observed = Object.fromEntries(results.filter((result) => result.status !== 'pass').map((result) => [result.id, result.status]));
+  // A concurrency check whose rule held is passed only when answers came together, which on
+  // Prism's near-instant static answers happens in some runs and not in others: its skip for no
+  // overlap is recorded as the pass it is otherwise.
+  const withoutOverlap = (result: (typeof results)[number]) => result.status === 'skip' && result.message?.startsWith('no overlap achieved') === true;
+  const observed = Object.fromEntries(
+    results.filter((result) => result.status !== 'pass' && !withoutOverlap(result)).map((result) => [result.id, result.status]),
+  );
   expect(observed).toEqual(NOT_PASSING_ON_PRISM);
 }, 300_000);
