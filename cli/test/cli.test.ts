@@ -1,6 +1,6 @@
 // The command line as users run it: exit statuses, messages, keys kept out of output and reports.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,9 +18,9 @@ interface Ran {
   stderr: string;
 }
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const child = spawn(process.execPath, ['bin/decision-conformance.mjs', ...args], {
-    cwd: root,
+function cli(args: string[], env: Record<string, string> = {}, cwd: string = root): Promise<Ran> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'decision-conformance.mjs'), ...args], {
+    cwd,
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -149,6 +149,23 @@ test('--reference-choice reaches the bundled server: its upload-body-limit alter
   expect(readCheck(chosenDir)).toMatchObject({ id: 'ASSET-UPLOAD-BODY-LIMIT', status: 'observed', observation: { matches_reference: false } });
   expect(byDefault.code, byDefault.stdout + byDefault.stderr).toBe(0);
   expect(readCheck(defaultDir)).toMatchObject({ id: 'ASSET-UPLOAD-BODY-LIMIT', status: 'observed', observation: { matches_reference: true } });
+});
+
+test("without --report-dir, reports land in reports/out/<timestamp>/ under the directory the command runs in, none in the kit's folder", {
+  timeout: 60_000,
+}, async () => {
+  const kitOut = join(root, 'reports', 'out');
+  const kitOutBefore = existsSync(kitOut) ? readdirSync(kitOut) : [];
+  const project = reportDir();
+  const ran = await cli(['run', '--only', 'DECIDE-UNKNOWN-FIELD-TOP'], {}, project);
+  expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+  const stamps = readdirSync(join(project, 'reports', 'out'));
+  expect(stamps).toHaveLength(1);
+  expect(stamps[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$/);
+  const written = join(project, 'reports', 'out', stamps[0]!);
+  expect(readdirSync(written).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md']);
+  expect(ran.stdout).toContain(`Reports: ${join(written, 'report.html')}`);
+  expect(existsSync(kitOut) ? readdirSync(kitOut) : []).toEqual(kitOutBefore);
 });
 
 test('an unreachable target exits 2 with one line naming the URL, what failed and what to try', async () => {
