@@ -9,8 +9,11 @@ import { startMutatingProxy, type RunningProxy } from '../../harness/testing/mut
 import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
 import { parseRunArgs, type RunSettings } from '../args.ts';
 import { DEFAULT_CONCURRENCY } from '../../harness/overlap.ts';
+import { specSha256, specVersion } from '../../spec/index.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+// Read here, not through the kit's own reader, so that a reader that went wrong is caught.
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
 
 interface Ran {
   code: number | null;
@@ -48,6 +51,15 @@ const readReports = (dir: string) =>
     .join('\n');
 
 describe('usage', () => {
+  test('--version, -V and version print the package version and the spec version, exit 0', async () => {
+    const printed = await Promise.all(['--version', '-V', 'version'].map((flag) => cli([flag])));
+    for (const ran of printed) {
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stdout).toBe(`decision-conformance ${manifest.version}\nspec ${specVersion} (sha256 ${specSha256.slice(0, 12)})\n`);
+    }
+    expect(specVersion).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   test('--concurrency sets how many requests the concurrency checks keep in flight, 8 by default', () => {
     expect((parseRunArgs([], {}) as RunSettings).concurrency).toBe(DEFAULT_CONCURRENCY);
     expect(DEFAULT_CONCURRENCY).toBe(8);
@@ -151,7 +163,7 @@ test('--reference-choice reaches the bundled server: its upload-body-limit alter
   expect(readCheck(defaultDir)).toMatchObject({ id: 'ASSET-UPLOAD-BODY-LIMIT', status: 'observed', observation: { matches_reference: true } });
 });
 
-test("without --report-dir, reports land in reports/out/<timestamp>/ under the directory the command runs in, none in the kit's folder", {
+test("without --report-dir, reports land in reports/out/<timestamp>/ under the directory the command runs in, none in the kit's folder, and record both versions", {
   timeout: 60_000,
 }, async () => {
   const kitOut = join(root, 'reports', 'out');
@@ -166,6 +178,15 @@ test("without --report-dir, reports land in reports/out/<timestamp>/ under the d
   expect(readdirSync(written).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md']);
   expect(ran.stdout).toContain(`Reports: ${join(written, 'report.html')}`);
   expect(existsSync(kitOut) ? readdirSync(kitOut) : []).toEqual(kitOutBefore);
+  // Every report records the kit's package version and the spec's version.
+  const results = JSON.parse(readFileSync(join(written, 'results.json'), 'utf8')) as { kit: unknown; spec: unknown };
+  expect(results.kit).toEqual({ name: manifest.name, version: manifest.version });
+  expect(results.spec).toEqual({ version: specVersion, sha256: specSha256 });
+  for (const file of ['junit.xml', 'report.html', 'summary.md']) {
+    const text = readFileSync(join(written, file), 'utf8');
+    expect(text, file).toContain(`${manifest.name} ${manifest.version}`);
+    expect(text, file).toContain(specVersion);
+  }
 });
 
 test('an unreachable target exits 2 with one line naming the URL, what failed and what to try', async () => {
