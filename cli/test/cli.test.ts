@@ -189,6 +189,18 @@ test("without --report-dir, reports land in reports/out/<timestamp>/ under the d
   }
 });
 
+test('load run without --report-dir writes its reports under the directory it runs in too', { timeout: 60_000 }, async () => {
+  const project = reportDir();
+  const ran = await cli(['load', 'run', '--scenario', 'decide-capacity', '--node', '--duration', '0.5', '--repeat', '1', '--set', 'VUS=1'], {}, project);
+  // Half a second on a shared machine says nothing about thresholds: here, where the reports went.
+  expect([0, 1], ran.stdout + ran.stderr).toContain(ran.code);
+  const [stamp, ...others] = readdirSync(join(project, 'reports', 'out'));
+  expect(others).toEqual([]);
+  const results = JSON.parse(readFileSync(join(project, 'reports', 'out', stamp!, 'results.json'), 'utf8')) as { kind: string; kit: unknown };
+  expect(results).toMatchObject({ kind: 'load', kit: { name: manifest.name, version: manifest.version } });
+  expect(ran.stdout).toContain(`reports in ${join(project, 'reports', 'out', stamp!)}`);
+});
+
 test('an unreachable target exits 2 with one line naming the URL, what failed and what to try', async () => {
   const ran = await cli(['run', '--base-url', 'http://127.0.0.1:9', '--api-key', 'svc_live_unreachable_key_1', '--report-dir', reportDir()]);
   expect(ran.code).toBe(2);
