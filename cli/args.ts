@@ -56,7 +56,7 @@ Selection:
   --skip IDS                  report these check ids as skipped (an unknown id is a usage error)
 
 Run:
-  --report-dir DIR            where reports go (default: reports/out/<timestamp>/)
+  --report-dir DIR            where reports go (default: ./reports/out/<timestamp>/ under the current directory)
   --timeout-ms N              timeout of every request after the warm-up (default 30000)
   --warmup-timeout-ms N       how long the first call may take, for cold starts (default 180000)
   --concurrency N             requests the concurrency checks keep in flight together (default ${DEFAULT_CONCURRENCY})

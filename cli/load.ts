@@ -31,7 +31,7 @@ load run --scenario NAME [options]     run a load scenario (${SCENARIOS.join(', 
   --duration S  --rate N               the scenario's duration and rate (each scenario has defaults)
   --set NAME=VALUE                     any other scenario setting (PEAK_RATE, VUS, IDLE_S, P95_MS, ERROR_RATE, VALIDATE_EVERY...), repeatable
   --repeat N                           runs of the scenario (default 5): load compare decides on all of them
-  --report-dir DIR                     where reports go (default: reports/out/<timestamp>/)
+  --report-dir DIR                     where reports go (default: ./reports/out/<timestamp>/ under the current directory)
   --k6 PATH                            the k6 to use (else env K6_BIN, else k6 on PATH, else the kit's Node runner)
   --node                               use the kit's Node runner even when k6 is found
 load compare --baseline DIR --candidate DIR   compare runs made earlier (two report folders of "load run")

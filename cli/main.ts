@@ -9,6 +9,7 @@ import { loadCommand } from './load.ts';
 import { runCommand } from './run.ts';
 import { selectionProblem } from './selection.ts';
 import { catalogueOf } from './suites.ts';
+import { versionText } from './version.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -24,7 +25,8 @@ Commands:
   replay        re-send the requests of an earlier run's results.json and report changed outcomes (replay --help)
   diff          classify the changes between two versions of the spec: breaking, non-breaking, info (diff --help)
 
-Run "decision-conformance run --help" for the options of a run.`;
+Run "decision-conformance run --help" for the options of a run; "decision-conformance --version" (-V) for the kit's
+and the spec's versions.`;
 
 /** Runs a script of the kit in the foreground, passing signals and the exit status through. */
 function delegate(args: string[]): Promise<number> {
@@ -112,6 +114,11 @@ export async function main(argv: string[]): Promise<number> {
         'hint',
         ...rest,
       ]);
+    case '--version':
+    case '-V':
+    case 'version':
+      process.stdout.write(`${versionText()}\n`);
+      return 0;
     case undefined:
     case '--help':
     case '-h':

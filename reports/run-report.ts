@@ -1,7 +1,6 @@
 // The run model: everything a report shows, in one plain object (the content of results.json).
 // Every renderer is a function of this object alone, so what people read in report.html and
 // what CI reads in junit.xml can never disagree.
-import { readFileSync } from 'node:fs';
 import type { CheckResult, CheckStatus, Level } from '../harness/check.ts';
 import type { Target } from '../harness/context.ts';
 import type { Exchange } from '../harness/http.ts';
@@ -10,6 +9,7 @@ import { openPoints, specSha256, specVersion } from '../spec/index.ts';
 import { latencyByOperation, type LatencyStats } from './latency.ts';
 import { redactDeep } from '../harness/redaction.ts';
 import type { ColdStartRunReport, LoadRunReport } from './load-report.ts';
+import { kitIdentity, type KitIdentity } from './kit-identity.ts';
 
 export type { LatencyStats } from './latency.ts';
 
@@ -19,19 +19,13 @@ export type { LatencyStats } from './latency.ts';
  */
 export const RESULTS_SCHEMA_VERSION = 2;
 
-/** The kit's name and version, as package.json states them. */
-const kitIdentity: RunBasics['kit'] = (() => {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
-  return { name: manifest.name, version: manifest.version };
-})();
-
 /** What a run of any kind is: results.json says its kind, and each kind has only the fields it has. */
 export type RunReport = ConformanceRunReport | LoadRunReport | ColdStartRunReport;
 
 /** The fields every kind of run has. */
 export interface RunBasics {
   schema_version: typeof RESULTS_SCHEMA_VERSION;
-  kit: { name: string; version: string };
+  kit: KitIdentity;
   spec: { version: string; sha256: string };
   started_at: string;
   finished_at: string;
@@ -130,7 +124,7 @@ export interface RunFacts {
 
 /** The first fields of every results.json: its version and kind, the kit and the spec. */
 export function runHead<K extends RunReport['kind']>(kind: K): Pick<RunBasics, 'schema_version' | 'kit' | 'spec'> & { kind: K } {
-  return { schema_version: RESULTS_SCHEMA_VERSION, kind, kit: kitIdentity, spec: { version: specVersion, sha256: specSha256 } };
+  return { schema_version: RESULTS_SCHEMA_VERSION, kind, kit: { ...kitIdentity }, spec: { version: specVersion, sha256: specSha256 } };
 }
 
 /** When a run started and finished, and how long it took. */

@@ -1,10 +1,9 @@
 // Writes the four reports of a run into one directory, with the request bodies its reproduce
 // lines send (bodies/<sha256>.bin, or .bin.gz from 1 MiB: curl lines are run from the report directory).
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
 import { BODY_FOLDER, COMPRESSED_SUFFIX, type BodyStore } from '../harness/http.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
@@ -55,11 +54,15 @@ export async function writeReports(report: RunReport, dir: string, bodies: BodyS
   return paths;
 }
 
-/** reports/out/<UTC timestamp>/ of the kit, e.g. reports/out/2025-11-22T11-04-05Z/ (no colons: they are not allowed in Windows file names). */
-export function defaultReportDir(now: Date): string {
+/**
+ * reports/out/<UTC timestamp>/ under the directory the command runs in, e.g. reports/out/2025-11-22T11-04-05Z/
+ * (no colons: they are not allowed in Windows file names). Never inside the kit's own folder: installed as a
+ * package, that is node_modules, where no CI step looks.
+ */
+export function defaultReportDir(now: Date, workingDir: string = process.cwd()): string {
   const stamp = now
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z')
     .replace(/:/g, '-');
-  return join(fileURLToPath(new URL('./out/', import.meta.url)), stamp);
+  return resolve(workingDir, 'reports', 'out', stamp);
 }

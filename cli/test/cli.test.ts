@@ -1,6 +1,6 @@
 // The command line as users run it: exit statuses, messages, keys kept out of output and reports.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,8 +9,11 @@ import { startMutatingProxy, type RunningProxy } from '../../harness/testing/mut
 import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
 import { parseRunArgs, type RunSettings } from '../args.ts';
 import { DEFAULT_CONCURRENCY } from '../../harness/overlap.ts';
+import { specSha256, specVersion } from '../../spec/index.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+// Read here, not through the kit's own reader, so that a reader that went wrong is caught.
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
 
 interface Ran {
   code: number | null;
@@ -18,9 +21,9 @@ interface Ran {
   stderr: string;
 }
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const child = spawn(process.execPath, ['bin/decision-conformance.mjs', ...args], {
-    cwd: root,
+function cli(args: string[], env: Record<string, string> = {}, cwd: string = root): Promise<Ran> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'decision-conformance.mjs'), ...args], {
+    cwd,
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -48,6 +51,15 @@ const readReports = (dir: string) =>
     .join('\n');
 
 describe('usage', () => {
+  test('--version, -V and version print the package version and the spec version, exit 0', async () => {
+    const printed = await Promise.all(['--version', '-V', 'version'].map((flag) => cli([flag])));
+    for (const ran of printed) {
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stdout).toBe(`decision-conformance ${manifest.version}\nspec ${specVersion} (sha256 ${specSha256.slice(0, 12)})\n`);
+    }
+    expect(specVersion).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   test('--concurrency sets how many requests the concurrency checks keep in flight, 8 by default', () => {
     expect((parseRunArgs([], {}) as RunSettings).concurrency).toBe(DEFAULT_CONCURRENCY);
     expect(DEFAULT_CONCURRENCY).toBe(8);
@@ -149,6 +161,44 @@ test('--reference-choice reaches the bundled server: its upload-body-limit alter
   expect(readCheck(chosenDir)).toMatchObject({ id: 'ASSET-UPLOAD-BODY-LIMIT', status: 'observed', observation: { matches_reference: false } });
   expect(byDefault.code, byDefault.stdout + byDefault.stderr).toBe(0);
   expect(readCheck(defaultDir)).toMatchObject({ id: 'ASSET-UPLOAD-BODY-LIMIT', status: 'observed', observation: { matches_reference: true } });
+});
+
+test("without --report-dir, reports land in reports/out/<timestamp>/ under the directory the command runs in, none in the kit's folder, and record both versions", {
+  timeout: 60_000,
+}, async () => {
+  const kitOut = join(root, 'reports', 'out');
+  const kitOutBefore = existsSync(kitOut) ? readdirSync(kitOut) : [];
+  const project = reportDir();
+  const ran = await cli(['run', '--only', 'DECIDE-UNKNOWN-FIELD-TOP'], {}, project);
+  expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+  const stamps = readdirSync(join(project, 'reports', 'out'));
+  expect(stamps).toHaveLength(1);
+  expect(stamps[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$/);
+  const written = join(project, 'reports', 'out', stamps[0]!);
+  expect(readdirSync(written).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md']);
+  expect(ran.stdout).toContain(`Reports: ${join(written, 'report.html')}`);
+  expect(existsSync(kitOut) ? readdirSync(kitOut) : []).toEqual(kitOutBefore);
+  // Every report records the kit's package version and the spec's version.
+  const results = JSON.parse(readFileSync(join(written, 'results.json'), 'utf8')) as { kit: unknown; spec: unknown };
+  expect(results.kit).toEqual({ name: manifest.name, version: manifest.version });
+  expect(results.spec).toEqual({ version: specVersion, sha256: specSha256 });
+  for (const file of ['junit.xml', 'report.html', 'summary.md']) {
+    const text = readFileSync(join(written, file), 'utf8');
+    expect(text, file).toContain(`${manifest.name} ${manifest.version}`);
+    expect(text, file).toContain(specVersion);
+  }
+});
+
+test('load run without --report-dir writes its reports under the directory it runs in too', { timeout: 60_000 }, async () => {
+  const project = reportDir();
+  const ran = await cli(['load', 'run', '--scenario', 'decide-capacity', '--node', '--duration', '0.5', '--repeat', '1', '--set', 'VUS=1'], {}, project);
+  // Half a second on a shared machine says nothing about thresholds: here, where the reports went.
+  expect([0, 1], ran.stdout + ran.stderr).toContain(ran.code);
+  const [stamp, ...others] = readdirSync(join(project, 'reports', 'out'));
+  expect(others).toEqual([]);
+  const results = JSON.parse(readFileSync(join(project, 'reports', 'out', stamp!, 'results.json'), 'utf8')) as { kind: string; kit: unknown };
+  expect(results).toMatchObject({ kind: 'load', kit: { name: manifest.name, version: manifest.version } });
+  expect(ran.stdout).toContain(`reports in ${join(project, 'reports', 'out', stamp!)}`);
 });
 
 test('an unreachable target exits 2 with one line naming the URL, what failed and what to try', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bodyFileName, COMPRESSED_BODY_BYTES } from '../../harness/http.ts';
@@ -64,9 +64,12 @@ describe('writeReports', () => {
 });
 
 describe('defaultReportDir', () => {
-  it('is reports/out/<UTC timestamp> of the kit, without characters Windows refuses', () => {
-    const dir = defaultReportDir(new Date('2025-11-22T11:04:05.678Z'));
-    expect(dir.endsWith(`${sep}reports${sep}out${sep}2025-11-22T11-04-05Z`)).toBe(true);
-    expect(dir.startsWith(new URL('../../', import.meta.url).pathname.replace(/\/$/, ''))).toBe(true);
+  it('is reports/out/<UTC timestamp> under the working directory, without characters Windows refuses', () => {
+    const workingDir = join(tmpdir(), 'a-project');
+    expect(defaultReportDir(new Date('2025-11-22T11:04:05.678Z'), workingDir)).toBe(join(workingDir, 'reports', 'out', '2025-11-22T11-04-05Z'));
+  });
+
+  it('defaults to the current directory (cli/test/cli.test.ts runs the command from another one)', () => {
+    expect(defaultReportDir(new Date('2025-11-22T11:04:05.678Z'))).toBe(join(process.cwd(), 'reports', 'out', '2025-11-22T11-04-05Z'));
   });
 });
