@@ -1,10 +1,8 @@
 // The kit as a library: runConformance(options) runs the suites against a server and returns the
 // run's results, the same object as results.json. Its options are those of `decision-conformance run`.
 import type { Capability, CheckResult } from '../harness/check.ts';
-import { DEFAULT_CONCURRENCY } from '../harness/overlap.ts';
-import { KEY_VARIABLES } from '../harness/http.ts';
 import type { ConformanceRunReport } from '../reports/run-report.ts';
-import { parseCapabilities, SUITES, UsageError, type Suite } from '../cli/args.ts';
+import { parseRunArgs, parseSuites, UsageError, type Suite } from '../cli/args.ts';
 import { selectionProblem } from '../cli/selection.ts';
 import { catalogueOf } from '../cli/suites.ts';
 import type { ChoiceOverrides, ProfileName } from '../reference-impl/server/profile.ts';
@@ -55,18 +53,9 @@ export interface ConformanceOptions {
   onLine?(text: string): void;
 }
 
-const positive = (name: string, value: number | undefined, fallback: number): number => {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${name} must be a positive whole number; got ${value}`);
-  return value;
-};
-
-/** The suites of the options, checked. */
+/** The suites of the options (default: conformance), checked as --suite is. */
 export function suitesOf(options: Pick<ConformanceOptions, 'suites'>): Suite[] {
-  const suites = options.suites ?? ['conformance'];
-  for (const suite of suites) if (!SUITES.includes(suite)) throw new UsageError(`unknown suite "${suite}"; available: ${SUITES.join(', ')}`);
-  if (suites.length === 0) throw new UsageError(`suites needs at least one of ${SUITES.join(', ')}`);
-  return suites;
+  return parseSuites(options.suites?.join(','), ['conformance']);
 }
 
 /** Throws a UsageError when only or skip names an unknown check, or leaves nothing to run. */
@@ -80,38 +69,40 @@ export function checkSelection(options: Pick<ConformanceOptions, 'suites' | 'onl
   if (problem) throw new UsageError(problem);
 }
 
-/** The run the options describe, with the command line's defaults and its checks of every value. */
+/** The options as the command line's flags, each as --name=value (a value may start with a dash). */
+function flagsOf(options: ConformanceOptions): string[] {
+  const flag = (name: string, value: string | number | undefined) => (value === undefined ? [] : [`--${name}=${value}`]);
+  return [
+    ...flag('base-url', options.baseUrl),
+    ...flag('api-key', options.apiKey),
+    ...flag('api-key-b', options.apiKeyB),
+    ...flag('expiry-api-key', options.expiry?.apiKey),
+    ...flag('expiry-ttl-seconds', options.expiry?.ttlSeconds),
+    ...flag('capabilities', options.capabilities?.join(',')),
+    ...flag('reference-profile', options.referenceProfile),
+    ...Object.entries(options.referenceChoices ?? {}).flatMap(([id, choice]) => flag('reference-choice', `${id}=${choice}`)),
+    ...flag('suite', options.suites?.join(',')),
+    ...flag('only', options.only?.join(',')),
+    ...flag('skip', options.skip?.join(',')),
+    ...flag('report-dir', options.reportDir),
+    ...flag('timeout-ms', options.timeoutMs),
+    ...flag('warmup-timeout-ms', options.warmupTimeoutMs),
+    ...flag('concurrency', options.concurrency),
+    ...flag('seed', options.seed),
+    ...flag('num-runs', options.numRuns),
+  ];
+}
+
+/**
+ * The run the options describe, read by the command line's own parser: the same defaults, and the
+ * same refusals, named by flag. Keys come from the environment only for a server of one's own.
+ */
 export function planOf(options: ConformanceOptions, env: NodeJS.ProcessEnv = process.env): RunPlan {
   checkSelection(options);
-  const baseUrl = options.baseUrl?.replace(/\/+$/, '');
-  if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) throw new UsageError(`baseUrl must be an http(s) URL; got "${baseUrl}"`);
-  const keyA = options.apiKey ?? (baseUrl !== undefined ? env[KEY_VARIABLES.a] : undefined);
-  const keyB = options.apiKeyB ?? (baseUrl !== undefined ? env[KEY_VARIABLES.b] : undefined);
-  if (baseUrl !== undefined && !keyA) throw new UsageError(`baseUrl needs a key: apiKey or env ${KEY_VARIABLES.a}`);
-  if (baseUrl === undefined && (options.apiKey || options.apiKeyB || options.expiry))
-    throw new UsageError('keys are only for baseUrl; the bundled reference server makes its own');
-  if (baseUrl !== undefined && (options.referenceProfile || options.referenceChoices))
-    throw new UsageError('referenceProfile and referenceChoices are for the bundled reference server; they do not apply with baseUrl');
-  const concurrency = positive('concurrency', options.concurrency, DEFAULT_CONCURRENCY);
-  if (concurrency < 2) throw new UsageError(`concurrency must be at least 2 (requests in flight together); got ${concurrency}`);
-  return {
-    ...(baseUrl !== undefined ? { baseUrl } : {}),
-    referenceProfile: options.referenceProfile ?? 'reference',
-    referenceChoices: options.referenceChoices ?? {},
-    ...(keyA ? { keyA } : {}),
-    ...(keyB ? { keyB } : {}),
-    ...(options.expiry ? { expiry: { key: options.expiry.apiKey, ttlMs: positive('expiry.ttlSeconds', options.expiry.ttlSeconds, 1) * 1000 } } : {}),
-    suites: suitesOf(options),
-    only: options.only ?? [],
-    skip: options.skip ?? [],
-    capabilities: options.capabilities ? parseCapabilities(options.capabilities.join(',')) : parseCapabilities(undefined),
-    ...(options.reportDir !== undefined ? { reportDir: options.reportDir } : {}),
-    timeoutMs: positive('timeoutMs', options.timeoutMs, 30_000),
-    warmupTimeoutMs: positive('warmupTimeoutMs', options.warmupTimeoutMs, 180_000),
-    concurrency,
-    seed: positive('seed', options.seed, Math.floor(Math.random() * 2 ** 31)),
-    ...(options.numRuns !== undefined ? { numRuns: positive('numRuns', options.numRuns, 1) } : {}),
-  };
+  const settings = parseRunArgs(flagsOf(options), options.baseUrl === undefined ? {} : env);
+  if (settings === 'help') throw new UsageError('--help is not an option of a run');
+  const { quiet: _quiet, verbose: _verbose, ...plan } = settings;
+  return plan;
 }
 
 /**
