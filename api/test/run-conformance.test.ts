@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ConformanceOptionsError, runConformance, type CheckResult } from '../index.ts';
-import { startServerUnderTest, type ServerUnderTest } from './fixtures/server-under-test.ts';
+import { startServerUnderTest, UNREACHABLE, type ServerUnderTest } from './fixtures/server-under-test.ts';
 
 const ONLY = ['AUTH-VALID-KEY', 'DECIDE-MISSING-CONTEXT', 'DECIDE-PROBABILITY-RANGE'];
 
@@ -47,7 +47,7 @@ describe('runConformance', () => {
   });
 
   test('an unreachable server gives results whose warm-up says why, and no checks', async () => {
-    const report = await runConformance({ baseUrl: 'http://127.0.0.1:9', apiKey: good.apiKey, only: ONLY, warmupTimeoutMs: 1_000 });
+    const report = await runConformance({ baseUrl: UNREACHABLE, apiKey: good.apiKey, only: ONLY, warmupTimeoutMs: 1_000 });
     expect(report.warmup.ok).toBe(false);
     expect(report.warmup.message).toBeTruthy();
     expect(report.checks).toEqual([]);

@@ -54,4 +54,11 @@ describe('the vitest example', () => {
     expect(output).toMatch(/Reproduce:\n {2}curl -sS -i -X POST '[^']+\/v1\/decide' -H "Authorization: Bearer \$DECISION_API_KEY"/);
     expect(output).toMatch(/✓ .*DECIDE-CHOICE-ANSWER-TYPE/);
   });
+
+  test('fails every check it was to run when the server cannot be reached, saying why', async () => {
+    const { code, output } = await runExample({ DECISION_EXAMPLE_BROKEN: 'unreachable' });
+    expect(output, output).toMatch(/Tests\s+8 failed \| 1 skipped \(9\)/);
+    expect(code).toBe(1);
+    expect(output).toMatch(/Error: the run could not start: .*127\.0\.0\.1:9/);
+  });
 });
