@@ -91,7 +91,7 @@ function concurrencyOf(text: string | undefined): number {
 }
 
 /** --suite LIST: known suite names, comma-separated; `fallback` when the flag is absent. */
-function parseSuites(text: string | undefined, fallback: Suite[]): Suite[] {
+export function parseSuites(text: string | undefined, fallback: Suite[]): Suite[] {
   if (text === undefined) return fallback;
   const suites = list(text);
   for (const suite of suites) if (!SUITES.includes(suite as Suite)) throw new UsageError(`unknown suite "${suite}"; available: ${SUITES.join(', ')}`);

@@ -1,0 +1,125 @@
+// One run of the suites against a target: the warm-up, the checks, the report. The command line
+// (`decision-conformance run`) and the programmatic API both run through here.
+import type { Check, CheckResult } from '../harness/check.ts';
+import type { SharedWork, Target } from '../harness/context.ts';
+import { KEY_VARIABLES, type BodyStore } from '../harness/http.ts';
+import { runChecks } from '../harness/runner.ts';
+import { buildRunReport, type ConformanceRunReport } from '../reports/run-report.ts';
+import { writeReports, type WrittenReports } from '../reports/write.ts';
+import type { RunSettings } from '../cli/args.ts';
+import { startEmbeddedTarget } from '../cli/embedded-target.ts';
+import { SUITE_CHECKS } from '../cli/suites.ts';
+import { refusedKey, warmUp, type GivenKey } from '../cli/warmup.ts';
+
+/** The settings of a run; reports are written only when a report folder is given. */
+export type RunPlan = Omit<RunSettings, 'quiet' | 'verbose' | 'reportDir'> & {
+  /** Where reports go: a folder, or a folder named after the start time; undefined: no reports written. */
+  reportDir?: string | ((startedAt: Date) => string);
+};
+
+/** What a run tells as it goes. */
+export interface RunEvents {
+  line?(text: string): void;
+  onStart?(check: Check): void;
+  onAnnounce?(check: Check, text: string): void;
+  onResult?(result: CheckResult): void;
+}
+
+export interface RunOutcome {
+  exitCode: 0 | 1 | 2;
+  /** Why the run could not start (exit status 2), as one line. */
+  error?: string;
+  /** The content of results.json. */
+  report: ConformanceRunReport;
+  results: CheckResult[];
+  reportDir?: string;
+  reportPaths?: WrittenReports;
+  /** Request bodies too large to inline in reproduce lines (written next to the reports). */
+  bodies: BodyStore;
+}
+
+export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise<RunOutcome> {
+  const line = (text: string) => events.line?.(text);
+  const embedded = plan.baseUrl === undefined ? await startEmbeddedTarget({ profile: plan.referenceProfile, choices: plan.referenceChoices }) : undefined;
+  try {
+    const baseUrl = embedded?.baseUrl ?? plan.baseUrl!;
+    const keyA = embedded?.keyA ?? plan.keyA!;
+    const keyB = embedded?.keyB ?? plan.keyB;
+    const expiry = embedded ? { key: embedded.keyShortTtl, ttlMs: embedded.shortTtlMs } : plan.expiry;
+    const secrets = [keyA, keyB, expiry?.key].filter((key): key is string => Boolean(key));
+    const target: Target = {
+      baseUrl,
+      capabilities: new Set(plan.capabilities),
+      hasSecondKey: keyB !== undefined,
+      ...(expiry ? { shortTtl: expiry } : {}),
+    };
+
+    const choices = Object.entries(plan.referenceChoices)
+      .map(([id, choice]) => `, ${id}=${choice}`)
+      .join('');
+    line(`Decision Service conformance: ${embedded ? `the bundled reference server (${embedded.profile} profile${choices}) at ${baseUrl}` : baseUrl}`);
+    line(
+      `seed ${plan.seed}; second project ${keyB ? 'given' : 'not given (isolation checks will be skipped)'}; capabilities ${plan.capabilities.join(', ') || 'none'}`,
+    );
+
+    const startedAt = new Date();
+    const warmedUp = await warmUp(baseUrl, { key: keyA, role: 'project A', source: `--api-key or ${KEY_VARIABLES.a}` }, plan.warmupTimeoutMs);
+    // Every other key is checked like key A, so that a wrong one is a usage error naming its flag.
+    const otherKeys: GivenKey[] = [
+      ...(keyB ? [{ key: keyB, role: 'project B', source: `--api-key-b or ${KEY_VARIABLES.b}` }] : []),
+      ...(expiry ? [{ key: expiry.key, role: 'the short-lifetime project', source: `--expiry-api-key or ${KEY_VARIABLES.expiry}` }] : []),
+    ];
+    const refusal = warmedUp.ok ? await refusedKey(baseUrl, otherKeys, plan.timeoutMs) : undefined;
+    const warmup = refusal ? { ...warmedUp, ok: false, message: refusal } : warmedUp;
+    const bodies: BodyStore = new Map();
+    const report = (results: CheckResult[]) =>
+      buildRunReport({
+        results,
+        target: { ...target, embedded: embedded !== undefined },
+        seed: plan.seed,
+        suites: plan.suites,
+        startedAt,
+        finishedAt: new Date(),
+        warmup: { durationMs: warmup.durationMs, ok: warmup.ok, ...(warmup.message ? { message: warmup.message } : {}) },
+        secrets,
+      });
+    const reportDir = typeof plan.reportDir === 'function' ? plan.reportDir(startedAt) : plan.reportDir;
+    const written = async (finished: ConformanceRunReport) =>
+      reportDir === undefined ? {} : { reportDir, reportPaths: await writeReports(finished, reportDir, bodies) };
+    if (!warmup.ok) {
+      // CI still gets its reports, saying why nothing ran.
+      const finished = report([]);
+      return { exitCode: 2, error: warmup.message ?? `${baseUrl} did not answer`, report: finished, results: [], bodies, ...(await written(finished)) };
+    }
+    line(`warm-up call answered in ${Math.round(warmup.durationMs)} ms (status ${warmup.status})`);
+
+    const results: CheckResult[] = [];
+    const sharedWork: SharedWork = new Map();
+    for (const suite of plan.suites) {
+      const { checks, checkTimeoutMs } = SUITE_CHECKS[suite];
+      results.push(
+        ...(await runChecks(checks, {
+          target,
+          keyA,
+          ...(keyB ? { keyB } : {}),
+          timeoutMs: plan.timeoutMs,
+          concurrency: plan.concurrency,
+          ...(checkTimeoutMs ? { checkTimeoutMs } : {}),
+          seed: plan.seed,
+          ...(plan.numRuns !== undefined ? { numRuns: plan.numRuns } : {}),
+          only: plan.only,
+          skip: plan.skip,
+          bodies,
+          sharedWork,
+          ...(events.onStart ? { onStart: events.onStart } : {}),
+          ...(events.onAnnounce ? { onAnnounce: events.onAnnounce } : {}),
+          ...(events.onResult ? { onResult: events.onResult } : {}),
+        })),
+      );
+    }
+    const finished = report(results);
+    return { exitCode: finished.summary.must_failed > 0 ? 1 : 0, report: finished, results, bodies, ...(await written(finished)) };
+  } finally {
+    await embedded?.stop();
+  }
+}
