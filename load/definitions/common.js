@@ -165,8 +165,11 @@ const decideBodies = new Map();
 /** Distinct contexts per size and question count: enough variety, bounded generation cost. */
 const CONTEXT_VARIANTS = 64;
 
-/** A decide body (its JSON text and questions) whose context and question types follow the iteration index. */
-export function decideBody(
+/**
+ * The JSON text and questions of the decide body an iteration sends, made once per shape and kept
+ * (its questions are the harness's, through the bundle; the harness's decideBody builds the suites' bodies).
+ */
+function cachedDecideBody(
   /** @type {number} */ index,
   /** @type {number} */ contextChars,
   /** @type {number} */ questionCount,
@@ -187,7 +190,7 @@ export function decideBody(
 export function decideRequest(
   /** @type {{ apiKey: string, requestId: string, index: number, contextChars: number, questionCount: number, types: QuestionTypes }} */ options,
 ) {
-  const body = decideBody(options.index, options.contextChars, options.questionCount, options.types);
+  const body = cachedDecideBody(options.index, options.contextChars, options.questionCount, options.types);
   return {
     name: 'decide',
     method: 'POST',
