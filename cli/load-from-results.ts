@@ -3,6 +3,7 @@
 // the reference shape (open point feedback-shape: the seed shows no feedback body).
 import { FEEDBACK_REFERENCE_SHAPE_CHECK } from '../conformance/feedback.ts';
 import { REFERENCE_FEEDBACK_SHAPE, NO_FEEDBACK } from '../load/definitions/common.js';
+import type { CheckReport, ConformanceRunReport, EvidenceReport } from '../reports/run-report.ts';
 
 export interface LearnedTarget {
   capabilities?: string[];
@@ -14,8 +15,8 @@ export interface LearnedTarget {
 
 /** The parts of a conformance run's results.json (reports/results.schema.json) read here. */
 export interface ConformanceResults {
-  target?: { capabilities?: string[] };
-  checks?: Array<{ id: string; status: string; evidence?: Array<{ request: { method: string; url: string }; response?: { status: number } }> }>;
+  target?: Partial<Pick<ConformanceRunReport['target'], 'capabilities'>>;
+  checks?: Array<Pick<CheckReport, 'id' | 'status'> & { evidence?: Array<Pick<EvidenceReport, 'request' | 'response'>> }>;
 }
 
 /** What a conformance run's results tell a load run about its target. */

@@ -73,7 +73,7 @@ export async function runWithK6(
   scenario: ScenarioName,
   settings: Record<string, string | undefined>,
   output: (line: string) => void = () => {},
-  options: { rawSamples?: boolean } = {},
+  options: { rawSamples?: boolean; definition?: ScenarioDefinition } = {},
 ): Promise<LoadRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'decision-k6-'));
   try {
@@ -107,7 +107,7 @@ export async function runWithK6(
       );
     }
     if (options.rawSamples === false) return run;
-    return withKitFigures(run, await loadDefinition(scenario, settings), await readK6Samples(join(reportDir, 'samples.csv.gz')));
+    return withKitFigures(run, options.definition ?? (await loadDefinition(scenario, settings)), await readK6Samples(join(reportDir, 'samples.csv.gz')));
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
   }

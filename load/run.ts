@@ -34,6 +34,7 @@ export async function warmUp(scenario: ScenarioName, settings: Record<string, st
 export async function runOnce(options: Omit<LoadRunOptions, 'repeat' | 'output'> & { output?(line: string): void; tag: string }): Promise<LoadRun> {
   // Each run gets its own request ids: a server may refuse an id it has seen (feedback links by it).
   const settings = { ...options.settings, RUN_ID: `${Date.now().toString(36)}${options.tag}` };
+  const definition = await loadDefinition(options.scenario, settings);
   const samples: { at_s: number; rss_bytes: number }[] = [];
   const started = performance.now();
   const sample = () => options.memory && samples.push({ at_s: Math.round((performance.now() - started) / 100) / 10, rss_bytes: options.memory.rssBytes() });
@@ -41,9 +42,7 @@ export async function runOnce(options: Omit<LoadRunOptions, 'repeat' | 'output'>
   const timer = options.memory ? setInterval(sample, MEMORY_SAMPLE_MS) : undefined;
   let run: LoadRun;
   try {
-    run = options.k6
-      ? await runWithK6(options.k6.path, options.scenario, settings, options.output)
-      : await runWithNode(await loadDefinition(options.scenario, settings), settings);
+    run = options.k6 ? await runWithK6(options.k6.path, options.scenario, settings, options.output, { definition }) : await runWithNode(definition, settings);
   } finally {
     if (timer) clearInterval(timer);
   }
@@ -51,7 +50,7 @@ export async function runOnce(options: Omit<LoadRunOptions, 'repeat' | 'output'>
   if (!options.memory) return run;
   run.memory = { source: options.memory.source, samples };
   // Memory is seen only here, outside the generators: its drift verdict joins the run's thresholds now.
-  const { drift } = await loadDefinition(options.scenario, settings);
+  const { drift } = definition;
   if (!drift) return run;
   const thresholds = [...run.thresholds, ...memoryDriftThresholds(drift, samples)];
   return { ...run, thresholds, passed: thresholds.every((threshold) => threshold.ok) };

@@ -68,12 +68,50 @@ const oneAtATime = ({ baseUrl }: EmbeddedTarget): Mutation => {
   };
 };
 
+/**
+ * A batching server that writes each answer's confidence from the wrong row of its batch:
+ * decides with the same questions that arrive within one batch window are scored together, and
+ * each gets the confidences of the next request in the batch. Alone, a batch is one request and
+ * every answer is right; together, a confidence no longer is its own top-1 minus top-2.
+ */
+const confidenceFromAnotherRow = ({ baseUrl }: EmbeddedTarget): Mutation => {
+  const batches = new Map<string, Array<Promise<ProxiedResponse>>>();
+  return {
+    async answer(sent) {
+      if (!isOperation(sent, 'POST', '/v1/decide')) return undefined;
+      const key = JSON.stringify((JSON.parse(sent.body.toString('utf8')) as { questions?: unknown }).questions ?? null);
+      const batch = batches.get(key) ?? [];
+      if (batch.length === 0) {
+        batches.set(key, batch);
+        setTimeout(() => batches.delete(key), CRITICAL_SECTION_MS); // the batch window closes
+      }
+      const row = batch.length;
+      const own = sleep(CRITICAL_SECTION_MS).then(() => forward(baseUrl, sent));
+      batch.push(own);
+      const answered = await own;
+      const rows = await Promise.all(batch);
+      const next = rows[(row + 1) % rows.length]!;
+      if (rows.length === 1 || answered.status !== 200 || next.status !== 200) return answered;
+      const mine = JSON.parse(answered.body.toString('utf8')) as { answers: Record<string, { confidence?: number }> };
+      const theirs = JSON.parse(next.body.toString('utf8')) as { answers: Record<string, { confidence?: number }> };
+      for (const [id, answer] of Object.entries(mine.answers)) {
+        const confidence = theirs.answers[id]?.confidence;
+        if (confidence !== undefined) answer.confidence = confidence;
+      }
+      return { ...answered, body: Buffer.from(JSON.stringify(mine)) };
+    },
+  };
+};
+
 describe('concurrency', () => {
   proveChecks('concurrency', {
     'CONCURRENT-CALLER-REQUEST-IDS': [overlapBugs.requestIdInSharedState],
     'CONCURRENT-GENERATED-REQUEST-IDS': [overlapBugs.requestIdInSharedState],
     'CONCURRENT-ANSWERS-SHARED-CONTEXT': [overlapBugs.answerCacheKeyedByContext],
-    'CONCURRENT-ANSWERS-SHARED-QUESTIONS': [overlapBugs.errorsUnderOverlap],
+    'CONCURRENT-ANSWERS-SHARED-QUESTIONS': [
+      overlapBugs.errorsUnderOverlap,
+      { fault: "writes each answer's confidence from another request of its batch", mutation: confidenceFromAnotherRow },
+    ],
     'CONCURRENT-NO-ERRORS': [overlapBugs.errorsUnderOverlap],
     'CONCURRENT-UPLOAD-IDS-DISTINCT': [overlapBugs.uploadIdRace],
     'CONCURRENT-UPLOAD-READ-OWN': [overlapBugs.uploadIdRace],

@@ -63,8 +63,6 @@ export const RULES: Readonly<Record<string, Rule>> = Object.freeze({
   'input-tokens': { title: 'usage.input_tokens an integer of at least 0', seed: '1, 2.4' },
 });
 
-export type RuleId = keyof typeof RULES;
-
 /** The rule a check name ends with, e.g. "decide choice-margin" -> "choice-margin". */
 export function ruleOfCheck(check: string): string | undefined {
   const rule = check.slice(check.lastIndexOf(' ') + 1);
