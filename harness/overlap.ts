@@ -120,7 +120,7 @@ export function overlapOf(exchanges: readonly Timed[], target: number): Overlap 
  * (a fraction of a millisecond on loopback; a millisecond or two on a busy machine). A server
  * that works one request at a time for less than that can show two answers together by chance.
  */
-export const ANSWERED_TOGETHER_FOR_OVERLAP = 2;
+const ANSWERED_TOGETHER_FOR_OVERLAP = 2;
 
 export function overlapAchieved(overlap: Overlap): boolean {
   return overlap.answeredTogether >= ANSWERED_TOGETHER_FOR_OVERLAP;

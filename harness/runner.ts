@@ -161,7 +161,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
 }
 
 /** Why a concurrent check whose rule held is skipped: the answers never came together. */
-export function noOverlapMessage(overlap: Overlap): string {
+function noOverlapMessage(overlap: Overlap): string {
   return `no overlap achieved: the server answered one request at a time (${describeOverlap(overlap)}), so the rule was seen to hold for requests handled one by one only; the sequential checks judge that`;
 }
 
