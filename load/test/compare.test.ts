@@ -237,16 +237,16 @@ describe('on real runs', () => {
   };
 
   test('a server with 20 % less throughput is flagged, and the same capacity on both sides is not', { timeout: 150_000 }, async () => {
-    // 50 and 40 decisions a second: 20 and 25 ms a decide, well above what the runner, the proxy
-    // and the server take even on a crowded host. At 100 and 80 (10 and 12.5 ms), with the host's
-    // load average at 12, that own time reached the 10 ms and the change measured only -13 %.
-    const full = await startMutatingProxy(target.baseUrl, capacity(50));
-    const reduced = await startMutatingProxy(target.baseUrl, capacity(40));
-    // Runs of three seconds, 150 decisions at full capacity: a hiccup of the machine (a neighbour's
-    // burst; this host was seen to lose 20 % of its speed for a few hundred milliseconds) then
-    // moves a run's throughput by a few per cent, not by the 20 % being looked for. With runs of
-    // one second, one such hiccup once put a baseline run below a candidate run (a -19 % change
-    // that failed the separation rule).
+    // 25 and 20 decisions a second: 40 and 50 ms a decide, far above what the runner, the proxy
+    // and the server take even on a crowded host, so that their own time stays under the period
+    // and the pacing alone sets the rate. At 50 and 40 (20 and 25 ms) a busy second of CI once
+    // pushed a baseline run below a candidate run (the median change was -20 %, but unseparated);
+    // at 100 and 80 the change measured only -13 %.
+    const full = await startMutatingProxy(target.baseUrl, capacity(25));
+    const reduced = await startMutatingProxy(target.baseUrl, capacity(20));
+    // Runs of three seconds, 75 decisions at full capacity: a hiccup of the machine (this host was
+    // seen to lose 20 % of its speed for a few hundred milliseconds) then moves a run's throughput
+    // by a few per cent, not by the 20 % being looked for.
     const LONGER = { ...SHORT, DURATION: '3' };
     try {
       const throttled = await measurePair(full.baseUrl, reduced.baseUrl, LONGER);
