@@ -12,6 +12,7 @@ export type { Capability, CheckResult, Level, CheckStatus } from '../harness/che
 export type { CheckReport, ConformanceRunReport, RunSummary } from '../reports/run-report.ts';
 export type { Suite } from '../cli/args.ts';
 export { UsageError as ConformanceOptionsError } from '../cli/args.ts';
+export { MissingPartError } from '../cli/optional-parts.ts';
 
 /** The options of `decision-conformance run`, by the names of its flags. */
 export interface ConformanceOptions {

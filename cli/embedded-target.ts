@@ -1,13 +1,14 @@
 // The embedded default target: the bundled reference server, started in-process on a free port
 // with three projects — two for isolation, and a third whose assets expire within seconds so
-// that expiry can be seen in a run. Keys are random per start and never printed.
+// that expiry can be seen in a run. Keys are random per start and never printed. The server's
+// code is imported only here and only when started: its packages are optional (optional-parts.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createReferenceServer } from '../reference-impl/server/app.ts';
 import { apiKeyPrefix } from '../spec/index.ts';
 import type { ChoiceOverrides, ProfileName } from '../reference-impl/server/profile.ts';
+import { requirePart } from './optional-parts.ts';
 
 export const EMBEDDED_SHORT_TTL_MS = 3_000;
 
@@ -26,6 +27,8 @@ export interface EmbeddedTarget {
 const newKey = (label: string) => `${apiKeyPrefix}${label}_${randomBytes(12).toString('hex')}`;
 
 export async function startEmbeddedTarget(options: { shortTtlMs?: number; profile?: ProfileName; choices?: ChoiceOverrides } = {}): Promise<EmbeddedTarget> {
+  requirePart('reference-server');
+  const { createReferenceServer } = await import('../reference-impl/server/app.ts');
   const profile = options.profile ?? 'reference';
   const dataDir = mkdtempSync(join(tmpdir(), 'decision-embedded-'));
   const shortTtlMs = options.shortTtlMs ?? EMBEDDED_SHORT_TTL_MS;

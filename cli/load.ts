@@ -14,6 +14,7 @@ import { loadVerdict } from '../reports/load-section.ts';
 import { buildColdStartReport, buildLoadReport } from '../reports/load-report.ts';
 import { defaultReportDir, writeReports, REPORT_FILES } from '../reports/write.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
+import { requirePart } from './optional-parts.ts';
 import { parseCapabilities, parseReferenceProfile } from './args.ts';
 import { learnFromResults, type ConformanceResults } from './load-from-results.ts';
 import { ALL_CAPABILITIES } from '../harness/check.ts';
@@ -344,6 +345,7 @@ export function comparisonText(comparison: Comparison): string {
 async function loadColdStart(argv: string[], out: Write): Promise<number> {
   const values = options(argv, { runs: { type: 'string' }, 'report-dir': { type: 'string' } });
   const runs = positive('runs', values.runs as string | undefined, 5)!;
+  requirePart('reference-server');
   const startedAt = new Date();
   let coldStart;
   try {

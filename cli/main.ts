@@ -1,17 +1,10 @@
-// decision-conformance: the kit's command line.
+// decision-conformance: the kit's command line. Each command's modules are imported when it runs,
+// so that --help and the commands that need little (list-checks, diff) start without loading the
+// suites, the spec's validators or the reports.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { LIST_USAGE, parseListArgs, parseRunArgs, RUN_USAGE, UsageError, type RunSettings } from './args.ts';
-import { diffCommand } from './diff.ts';
-import { replayCommand } from './replay.ts';
-import { listChecks } from './list-checks.ts';
-import { loadCommand } from './load.ts';
-import { runCommand } from './run.ts';
-import { selectionProblem } from './selection.ts';
-import { catalogueOf } from './suites.ts';
-import { versionText } from './version.ts';
-
-const root = fileURLToPath(new URL('../', import.meta.url));
+import { kitRoot, kitScript } from '../harness/kit-files.ts';
+import { MissingPartError, requirePart } from './optional-parts.ts';
 
 const USAGE = `Usage: decision-conformance <command> [options]
 
@@ -30,80 +23,50 @@ and the spec's versions.`;
 
 /** Runs a script of the kit in the foreground, passing signals and the exit status through. */
 function delegate(args: string[]): Promise<number> {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  const child = spawn(process.execPath, args, { cwd: kitRoot, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
-/** Prints a usage error of `command` as the command line does everywhere: exit status 2. */
-function usageError(command: string, error: unknown): number {
-  if (!(error instanceof UsageError)) throw error;
-  process.stderr.write(`decision-conformance ${command}: ${error.message}\nSee "decision-conformance ${command} --help".\n`);
-  return 2;
-}
-
-/** The run's settings, with --only and --skip checked against the catalogue of its suites. */
-function runSettings(argv: string[]): RunSettings | 'help' {
-  const settings = parseRunArgs(argv, process.env);
-  if (settings === 'help') return settings;
-  const problem = selectionProblem(
-    settings,
-    catalogueOf(settings.suites).map((check) => check.id),
-    settings.suites,
-  );
-  if (problem) throw new UsageError(problem);
-  return settings;
-}
-
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await dispatch(argv);
+  } catch (error) {
+    if (!(error instanceof MissingPartError)) throw error;
+    process.stderr.write(`decision-conformance: ${error.message}\n`);
+    return 2;
+  }
+}
+
+async function dispatch(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
-    case 'run': {
-      let settings;
-      try {
-        settings = runSettings(rest);
-      } catch (error) {
-        return usageError('run', error);
-      }
-      if (settings === 'help') {
-        process.stdout.write(`${RUN_USAGE}\n`);
-        return 0;
-      }
-      const tty = process.stdout.isTTY === true;
-      const outcome = await runCommand(settings, {
-        tty,
-        color: tty && process.env.NO_COLOR === undefined,
-        write: (text) => process.stdout.write(text),
-      });
-      if (outcome.error) process.stderr.write(`decision-conformance: ${outcome.error}\n`);
-      return outcome.exitCode;
-    }
-    case 'list-checks': {
-      let settings;
-      try {
-        settings = parseListArgs(rest);
-      } catch (error) {
-        return usageError('list-checks', error);
-      }
-      process.stdout.write(`${settings === 'help' ? LIST_USAGE : listChecks(settings.format, settings.suites)}\n`);
-      return 0;
-    }
+    case 'run':
+      return (await import('./run-entry.ts')).runEntry(rest);
+    case 'list-checks':
+      return (await import('./run-entry.ts')).listChecksEntry(rest);
     case 'diff':
-      return diffCommand(rest, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+      return (await import('./diff.ts')).diffCommand(rest, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
     case 'replay':
-      return replayCommand(rest, process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+      return (await import('./replay.ts')).replayCommand(rest, process.env, {
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+      });
     case 'load':
-      return loadCommand(
+      return (await import('./load.ts')).loadCommand(
         rest,
         process.env,
         (text) => process.stdout.write(text),
         (text) => process.stderr.write(text),
       );
     case 'serve':
-      return delegate(['--import', 'tsx', 'reference-impl/serve.ts', ...rest]);
+      requirePart('reference-server');
+      return delegate([...kitScript('reference-impl/serve'), ...rest]);
     case 'mock':
-      return delegate(['--import', 'tsx', 'mock/serve.ts', ...rest]);
+      requirePart('mock');
+      return delegate([...kitScript('mock/serve'), ...rest]);
     case 'lint':
+      requirePart('lint');
       return delegate([
         fileURLToPath(import.meta.resolve('@stoplight/spectral-cli/dist/index.js')),
         'lint',
@@ -117,7 +80,7 @@ export async function main(argv: string[]): Promise<number> {
     case '--version':
     case '-V':
     case 'version':
-      process.stdout.write(`${versionText()}\n`);
+      process.stdout.write(`${(await import('./version.ts')).versionText()}\n`);
       return 0;
     case undefined:
     case '--help':

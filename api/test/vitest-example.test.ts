@@ -12,7 +12,12 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const configDir = mkdtempSync(join(tmpdir(), 'decision-vitest-example-'));
 const config = join(configDir, 'vitest.config.mjs');
 // A config of its own: the example is not one of the kit's tests (its name does not end in .test.ts).
-writeFileSync(config, `export default { test: { root: ${JSON.stringify(root)}, include: ['api/test/fixtures/conformance.example.ts'] } };\n`);
+// The package's name resolves to the sources here; the packed-install test runs it on the build.
+const sourceEntry = JSON.stringify(join(root, 'api/vitest.ts'));
+writeFileSync(
+  config,
+  `export default { resolve: { alias: { 'decision-conformance/vitest': ${sourceEntry} } }, test: { root: ${JSON.stringify(root)}, include: ['api/test/fixtures/conformance.example.ts'] } };\n`,
+);
 afterAll(() => rmSync(configDir, { recursive: true, force: true }));
 
 interface Ran {

@@ -1,0 +1,57 @@
+// `decision-conformance run` and `list-checks` from their arguments: usage errors, help, the run.
+import { LIST_USAGE, parseListArgs, parseRunArgs, RUN_USAGE, UsageError, type RunSettings } from './args.ts';
+import { listChecks } from './list-checks.ts';
+import { runCommand } from './run.ts';
+import { selectionProblem } from './selection.ts';
+import { catalogueOf } from './suites.ts';
+
+/** Prints a usage error of `command` as the command line does everywhere: exit status 2. */
+export function usageError(command: string, error: unknown): number {
+  if (!(error instanceof UsageError)) throw error;
+  process.stderr.write(`decision-conformance ${command}: ${error.message}\nSee "decision-conformance ${command} --help".\n`);
+  return 2;
+}
+
+/** The run's settings, with --only and --skip checked against the catalogue of its suites. */
+function runSettings(argv: string[]): RunSettings | 'help' {
+  const settings = parseRunArgs(argv, process.env);
+  if (settings === 'help') return settings;
+  const problem = selectionProblem(
+    settings,
+    catalogueOf(settings.suites).map((check) => check.id),
+    settings.suites,
+  );
+  if (problem) throw new UsageError(problem);
+  return settings;
+}
+
+export async function runEntry(rest: string[]): Promise<number> {
+  let settings;
+  try {
+    settings = runSettings(rest);
+  } catch (error) {
+    return usageError('run', error);
+  }
+  if (settings === 'help') {
+    process.stdout.write(`${RUN_USAGE}\n`);
+    return 0;
+  }
+  const tty = process.stdout.isTTY === true;
+  const outcome = await runCommand(settings, {
+    tty,
+    color: tty && process.env.NO_COLOR === undefined,
+    write: (text) => process.stdout.write(text),
+  });
+  if (outcome.error) process.stderr.write(`decision-conformance: ${outcome.error}\n`);
+  return outcome.exitCode;
+}
+export async function listChecksEntry(rest: string[]): Promise<number> {
+  let settings;
+  try {
+    settings = parseListArgs(rest);
+  } catch (error) {
+    return usageError('list-checks', error);
+  }
+  process.stdout.write(`${settings === 'help' ? LIST_USAGE : listChecks(settings.format, settings.suites)}\n`);
+  return 0;
+}

@@ -1,0 +1,52 @@
+// `npm run build`, run by `npm run package` before `npm pack`: the kit's JavaScript and type
+// declarations in dist/, so that an installed package runs without compiling TypeScript. The
+// sources stay the one truth: dist/ is made from them for every package and never committed.
+//
+// tsc compiles the folders tsconfig.build.json includes; every other file of those folders that
+// the kit reads at run time (the spec, the k6 scripts, workers, the lint ruleset) is copied beside
+// the compiled modules, at the same relative path, so that paths resolved from import.meta.url
+// find them in dist/ as they do in the repository. The JavaScript files are copied as written:
+// k6 runs them, and tsc's emit of them is only for their declarations.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+/** @type {{ include: string[]; exclude: string[] }} */
+const buildConfig = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8'));
+
+/** Paths the build leaves out (tests, benchmarks, generators), as tsconfig.build.json's exclude says, `**` read as any folder. */
+const excluded = buildConfig.exclude.map(
+  (pattern) => new RegExp(`^${pattern.replaceAll('.', '\\.').replaceAll('**/', '(?:.*/)?').replaceAll('*', '[^/]*')}(?:/|$)`),
+);
+
+/**
+ * @param {string} folder
+ * @returns {string[]} files under `folder` that the build copies, relative to the root
+ */
+function runtimeFiles(folder) {
+  return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (excluded.some((pattern) => pattern.test(path))) return [];
+    if (entry.isDirectory()) return runtimeFiles(path);
+    const source = path.endsWith('.ts') && !path.endsWith('.d.ts');
+    return source || path.endsWith('.md') ? [] : [path];
+  });
+}
+
+rmSync(dist, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+if (compiled.status !== 0) {
+  process.stderr.write('build: tsc failed\n');
+  process.exit(compiled.status ?? 1);
+}
+const copied = buildConfig.include.flatMap(runtimeFiles);
+for (const file of copied) {
+  mkdirSync(dirname(join(dist, file)), { recursive: true });
+  copyFileSync(join(root, file), join(dist, file));
+}
+process.stderr.write(`build: ${relative(root, dist)}/ compiled by tsc, ${copied.length} files copied beside it\n`);
