@@ -61,7 +61,7 @@ async function dispatch(argv: string[]): Promise<number> {
       );
     case 'serve':
       requirePart('reference-server');
-      return delegate([...kitScript('reference-impl/serve'), ...rest]);
+      return delegate(['reference-impl/start.mjs', ...rest]);
     case 'mock':
       requirePart('mock');
       return delegate([...kitScript('mock/serve'), ...rest]);

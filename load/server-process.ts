@@ -6,18 +6,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromBuild, kitRoot } from '../harness/kit-files.ts';
+import { kitRoot } from '../harness/kit-files.ts';
 import { apiKeyPrefix } from '../spec/index.ts';
 
 /**
  * The reference server as `npm run serve` starts it: plain Node on the bundled entry, no
- * transpiling at run time (what a container's entry point runs); in an installed package, plain
- * Node on the built serve.js. The one place that knows how: when the start changes, change this only.
+ * transpiling at run time (what a container's entry point runs), in a clone as in an installed
+ * package. The one place that knows how: when the start changes, change this only.
  */
-export const REFERENCE_SERVER: readonly [command: string, ...args: string[]] = [
-  process.execPath,
-  fromBuild ? 'reference-impl/serve.js' : 'reference-impl/start.mjs',
-];
+export const REFERENCE_SERVER: readonly [command: string, ...args: string[]] = [process.execPath, 'reference-impl/start.mjs'];
 
 export interface ServerProcess {
   baseUrl: string;

@@ -6,12 +6,14 @@
 // the kit reads at run time (the spec, the k6 scripts, workers, the lint ruleset) is copied beside
 // the compiled modules, at the same relative path, so that paths resolved from import.meta.url
 // find them in dist/ as they do in the repository. The JavaScript files are copied as written:
-// k6 runs them, and tsc's emit of them is only for their declarations.
+// k6 runs them, and tsc's emit of them is only for their declarations. Last, the reference
+// server's bundle (reference-impl/bundle.mjs), which its start runs in a package as in a clone.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleServer } from '../reference-impl/bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -49,4 +51,7 @@ for (const file of copied) {
   mkdirSync(dirname(join(dist, file)), { recursive: true });
   copyFileSync(join(root, file), join(dist, file));
 }
-process.stderr.write(`build: ${relative(root, dist)}/ compiled by tsc, ${copied.length} files copied beside it\n`);
+// The reference server's start (reference-impl/start.mjs) runs this bundle when it finds it beside itself.
+const serverBundle = join(dist, 'reference-impl', 'server.cjs');
+await bundleServer(root, serverBundle, { portable: true });
+process.stderr.write(`build: ${relative(root, dist)}/ compiled by tsc, ${copied.length} files copied beside it, ${relative(root, serverBundle)} bundled\n`);

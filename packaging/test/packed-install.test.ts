@@ -287,6 +287,14 @@ describe('the packed kit with the bundled server, installed by the command it pr
     expect(ran.stdout).toMatch(/\d+ passed, 0 failed, 0 skipped, \d+ observed \(0 MUST failed\)/);
   }, 180_000);
 
+  it('starts the bundled server cold from the bundle the package carries', async () => {
+    const ran = await kit(['load', 'cold-start', '--runs', '3']);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    const median = /spawn -> first decide median ([\d.]+) ms/.exec(ran.stdout)?.[1];
+    expect(median, ran.stdout).toBeDefined();
+    console.info(`cold start from the package: spawn -> first decide median ${median} ms of 3`);
+  }, 120_000);
+
   it('serves the bundled server, which a run by base URL then passes', async () => {
     served = await startKeyedServer({ command: [process.execPath, bin, 'serve'] });
     const ran = await kit(['run', '--base-url', served.baseUrl, '--only', 'DECIDE-PROBABILITY-RANGE,ASSET-UPLOAD-IMAGE-PNG'], { DECISION_API_KEY: served.key });
