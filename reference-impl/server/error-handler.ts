@@ -2,6 +2,7 @@
 // never a stack trace, never request content in the logs.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { requestBodyLimitBytes } from '../../spec/index.ts';
+import { drainRequestBody } from './drain-request.ts';
 import { failure, RaisedFailure, sendFailure, type ApiFailure } from './errors.ts';
 
 /** Maps an error thrown by Fastify or a handler to the failure the caller sees. */
@@ -37,9 +38,11 @@ export function failureForError(error: FastifyError, upload: 'not-upload' | 'upl
 }
 
 export function installErrorHandlers(app: FastifyInstance, uploadPath: string): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const upload = request.routeOptions.url !== uploadPath ? 'not-upload' : app.profile.uploadsWithinBodyLimit ? 'upload-within-body-limit' : 'upload';
     const mapped = failureForError(error, upload);
+    // A body the parser refused may still be arriving: read it first (drain-request.ts).
+    if (error.code?.startsWith('FST_ERR_CTP_')) await drainRequestBody(request.raw);
     if (mapped) return sendFailure(request, reply, mapped);
     // Log what failed, not what was sent: the error's code and stack, never the body.
     request.log.error({ err: { code: error.code, name: error.name, stack: error.stack } }, 'request failed');
