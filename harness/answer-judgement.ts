@@ -50,7 +50,8 @@ export function sentQuestions(body: { questions: Record<string, unknown> }): Sen
   });
 }
 
-function failOn(breach: RuleBreach | undefined): void {
+/** Throws a rule's breach, if there is one, as the CheckFailure a check or a property reports. */
+export function failOn(breach: RuleBreach | undefined): void {
   if (breach) throw new CheckFailure(breach.expected, breach.observed);
 }
 

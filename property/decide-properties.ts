@@ -3,8 +3,8 @@
 // (PROP-DECIDE-INVALID), and the SHOULD-level invariants are reported apart so that they never
 // muddy a MUST result (PROP-CHOICE-SUM, PROP-OPTION-ORDER, PROP-DETERMINISM).
 import fc from 'fast-check';
-import { canonical, choiceSumBreach, showId, type RuleBreach } from '../harness/answer-rules.ts';
-import { expectAnswered } from '../harness/answer-judgement.ts';
+import { canonical, choiceSumBreach, showId } from '../harness/answer-rules.ts';
+import { expectAnswered, failOn } from '../harness/answer-judgement.ts';
 import { area, CheckFailure, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { describeReply, expectErrorBody, expectRequestIdHeader, isSuccess } from '../harness/expect.ts';
@@ -47,10 +47,6 @@ export interface PropertyCheckOptions {
 }
 
 const JSON_TYPE = 'application/json';
-
-function failOn(breach: RuleBreach | undefined): void {
-  if (breach) throw new CheckFailure(breach.expected, breach.observed);
-}
 
 function send(t: CheckContext, sent: SentDecide): Promise<Reply> {
   return postDecideText(t.a, sent.text, sent.contentType);
