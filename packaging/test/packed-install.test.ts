@@ -1,8 +1,9 @@
 // What users install is what is tested: the kit packed by `npm run package` (the build, then npm pack),
 // installed into an empty project by plain `npm install <tarball>` with install scripts allowed,
 // and run from there as an implementer runs it. Then the bundled server's packages are added with
-// the very command the kit prints when they are missing, and the bundled server is run; then
-// vitest, and the README's vitest example runs against a server and against a broken one.
+// the very command the kit prints when they are missing, and the bundled server is run; so are
+// Prism's and Spectral's, and the mock and the linter run; then vitest, and the README's vitest
+// example runs against a server and against a broken one.
 //
 // The installs run from the local npm cache alone (`--offline`): `npm ci` in this repository has
 // filled it with every package they need. The first run after `npm ci` finds some package metadata
@@ -10,7 +11,8 @@
 // (`--prefer-offline`); later runs need no network. Nothing is downloaded from outside the npm
 // registry: on Linux x64, onnxruntime-node's install script would try to download CUDA files, and
 // it does not run.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +21,7 @@ import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probabilitiesOutOfRange } from '../../api/test/fixtures/server-under-test.ts';
 import { isOperation, rewriteJson, startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
+import { exampleAuthorization } from '../../mock/example-key.ts';
 import { startKeyedServer, type KeyedServerProcess } from '../../load/server-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -279,10 +282,7 @@ describe('the packed kit with the bundled server, installed by the command it pr
   let served: KeyedServerProcess;
 
   beforeAll(async () => {
-    const refusal = await kit(['run']);
-    const command = /install them with: (npm install .+?)(?: \(or |$)/.exec(refusal.stderr.trim())?.[1];
-    expect(command, refusal.stderr).toBeDefined();
-    installCommand = [...command!.matchAll(/"([^"]+)"|(\S+)/g)].map((match) => match[1] ?? match[2]!).slice(1);
+    installCommand = await printedInstall('run');
   }, 60_000);
 
   afterAll(async () => {
@@ -316,6 +316,59 @@ describe('the packed kit with the bundled server, installed by the command it pr
     const ran = await kit(['run', '--base-url', served.baseUrl, '--only', 'DECIDE-PROBABILITY-RANGE,ASSET-UPLOAD-IMAGE-PNG'], { DECISION_API_KEY: served.key });
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout).toMatch(/2 passed, 0 failed/);
+  }, 120_000);
+});
+
+/** The command the kit prints for a missing part, as arguments of npm. */
+async function printedInstall(command: string): Promise<string[]> {
+  const refusal = await kit([command]);
+  const printed = /install them with: (npm install .+?)(?: \(or |$)/.exec(refusal.stderr.trim())?.[1];
+  expect(printed, refusal.stderr).toBeDefined();
+  return [...printed!.matchAll(/"([^"]+)"|(\S+)/g)].map((match) => match[1] ?? match[2]!).slice(1);
+}
+
+/** A loopback port nothing listens on, as the operating system hands out. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe('the packed kit with the mock and the linter, installed by the commands it prints', () => {
+  beforeAll(async () => {
+    for (const part of ['mock', 'lint']) {
+      const installed = await npm(await printedInstall(part));
+      expect(installed.code, installed.stderr).toBe(0);
+    }
+  }, 600_000);
+
+  it("lints the spec it ships with the kit's ruleset: nothing at any severity", async () => {
+    const linted = await kit(['lint']);
+    expect(linted.code, linted.stdout + linted.stderr).toBe(0);
+    expect(linted.stdout).toMatch(/No results with a severity of 'hint' or higher found!/);
+  }, 120_000);
+
+  it('serves the Prism mock of the spec it ships, which answers a decide with its example', async () => {
+    const port = await freePort();
+    const mock = spawn(process.execPath, [bin, 'mock', '--port', String(port), '--quiet'], { cwd: project, env: userEnvironment(), stdio: 'ignore' });
+    try {
+      let answered: Response | undefined;
+      for (const started = performance.now(); !answered && performance.now() - started < 60_000; ) {
+        answered = await fetch(`http://127.0.0.1:${port}/v1/decide`, {
+          method: 'POST',
+          headers: { authorization: exampleAuthorization(), 'content-type': 'application/json' },
+          body: JSON.stringify({ context: 'Where is my parcel?', questions: { q: { type: 'choice', options: { yes: '', no: '' } } } }),
+        }).catch(() => undefined);
+        if (!answered) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(answered?.status).toBe(200);
+      expect(await answered!.json()).toHaveProperty('answers');
+    } finally {
+      mock.kill('SIGTERM');
+    }
   }, 120_000);
 });
 
