@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** True when the kit runs from the build in dist/, false when from its TypeScript sources. */
-export const fromBuild = !import.meta.url.endsWith('.ts');
+const fromBuild = !import.meta.url.endsWith('.ts');
 
 /** The folder the kit's modules run from: the repository's root, or dist/ of an installed package. */
 export const kitRoot = fileURLToPath(new URL('../', import.meta.url));

@@ -1,13 +1,12 @@
 // The optional parts: every optional peer dependency belongs to one part, is installed here as a
 // development dependency at the same range, and a missing package is named with the one-line
 // command that installs its part.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installCommand, isInstalled, MissingPartError, missingPackages, OPTIONAL_PARTS, requirePart } from '../optional-parts.ts';
 import { packageRoot } from '../../harness/kit-files.ts';
-import { readFileSync } from 'node:fs';
 
 const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
