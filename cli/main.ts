@@ -19,7 +19,8 @@ Commands:
   diff          classify the changes between two versions of the spec: breaking, non-breaking, info (diff --help)
 
 Run "decision-conformance run --help" for the options of a run; "decision-conformance --version" (-V) for the kit's
-and the spec's versions.`;
+and the spec's versions. The bundled server (run, load and replay without --base-url; serve), the mock and the linter
+need packages installed apart from the kit's: a command that lacks them prints the npm command that installs them.`;
 
 /** Runs a script of the kit in the foreground, passing signals and the exit status through. */
 function delegate(args: string[]): Promise<number> {

