@@ -13,9 +13,9 @@
 // it does not run.
 import { execFile, spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,8 +120,13 @@ let server: KeyedServerProcess;
 beforeAll(async () => {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'implementer-project', version: '1.0.0', private: true }, null, 2)}\n`);
-  // As the README says to make the package: the build, then npm pack (--silent: only pack's JSON on stdout).
-  const packed = await run('npm', ['run', '--silent', 'package', '--', '--json', '--pack-destination', work], { cwd: ROOT, timeoutMs: 300_000 });
+  // As the README says to make the package: the build, then npm pack (--silent: only pack's JSON on
+  // stdout). In a copy of the repository, so that the build's dist/ is written to a temporary
+  // folder, as everything a test writes; the copy uses the repository's node_modules.
+  const source = join(work, 'source');
+  cpSync(ROOT, source, { recursive: true, filter: (path) => !/^(node_modules|\.git|dist|reports\/out)(\/|$)/.test(relative(ROOT, path)) });
+  symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
+  const packed = await run('npm', ['run', '--silent', 'package', '--', '--json', '--pack-destination', work], { cwd: source, timeoutMs: 300_000 });
   expect(packed.code, packed.stderr).toBe(0);
   tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
   kitAloneInstall = await npm(['install', tarball]);
