@@ -20,10 +20,27 @@ const dist = join(root, 'dist');
 /** @type {{ include: string[]; exclude: string[] }} */
 const buildConfig = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8'));
 
-/** Paths the build leaves out (tests, benchmarks, generators), as tsconfig.build.json's exclude says, `**` read as any folder. */
-const excluded = buildConfig.exclude.map(
-  (pattern) => new RegExp(`^${pattern.replaceAll('.', '\\.').replaceAll('**/', '(?:.*/)?').replaceAll('*', '[^/]*')}(?:/|$)`),
-);
+/**
+ * Whether `path` (from the root, `/`-separated) is left out by one of tsconfig.build.json's exclude
+ * patterns (tests, test fixtures, benchmarks, generators), read as tsc reads them: a pattern names
+ * a file, or a folder with all under it; `*` stands for any part of one name, `**` for any folders.
+ * @param {string} path
+ */
+function excluded(path) {
+  const names = path.split('/');
+  return buildConfig.exclude.some((pattern) => {
+    const parts = pattern.split('/');
+    /** @type {(part: number, name: number) => boolean} */
+    const matches = (part, name) => {
+      if (part === parts.length) return true;
+      if (parts[part] === '**') return matches(part + 1, name) || (name < names.length && matches(part, name + 1));
+      if (name === names.length) return false;
+      const glob = new RegExp(`^${(parts[part] ?? '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*')}$`);
+      return glob.test(names[name] ?? '') && matches(part + 1, name + 1);
+    };
+    return matches(0, 0);
+  });
+}
 
 /**
  * @param {string} folder
@@ -32,7 +49,7 @@ const excluded = buildConfig.exclude.map(
 function runtimeFiles(folder) {
   return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
     const path = `${folder}/${entry.name}`;
-    if (excluded.some((pattern) => pattern.test(path))) return [];
+    if (excluded(path)) return [];
     if (entry.isDirectory()) return runtimeFiles(path);
     const source = path.endsWith('.ts') && !path.endsWith('.d.ts');
     return source || path.endsWith('.md') ? [] : [path];
