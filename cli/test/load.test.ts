@@ -8,7 +8,7 @@ import { afterAll, expect, test } from 'vitest';
 import { readRecordedExchanges } from '../../replay/recorded.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
 import { startEmbeddedTarget } from '../embedded-target.ts';
-import { loadCommand } from '../load.ts';
+import { runLoadCommand } from './support/load-command.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'load-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -28,35 +28,23 @@ const folder = (name: string, runs: LoadRun[]) => {
   return dir;
 };
 
-const call = async (...argv: string[]) => {
-  let out = '';
-  let err = '';
-  const code = await loadCommand(
-    argv,
-    {},
-    (text) => (out += text),
-    (text) => (err += text),
-  );
-  return { code, out, err };
-};
-
 test('compare: 0 without a regression, 1 with one, 2 for usage errors', async () => {
   const baseline = folder('baseline', [run(1000, 4), run(1010, 4), run(990, 4)]);
   const same = folder('same', [run(1005, 4), run(995, 4), run(1000, 4)]);
   const slower = folder('slower', [run(600, 9), run(610, 9), run(590, 9)]);
-  expect((await call('compare', '--baseline', baseline, '--candidate', same)).code).toBe(0);
-  const regression = await call('compare', '--baseline', baseline, '--candidate', slower);
+  expect((await runLoadCommand('compare', '--baseline', baseline, '--candidate', same)).code).toBe(0);
+  const regression = await runLoadCommand('compare', '--baseline', baseline, '--candidate', slower);
   expect(regression.code).toBe(1);
   expect(regression.out).toMatch(/^REGRESSION/);
-  expect((await call('compare', '--baseline', baseline)).code).toBe(2);
-  expect((await call('compare', '--baseline', join(scratch, 'missing'), '--candidate', same)).err).toMatch(/no such folder/);
-  expect((await call('compare', '--baseline', baseline, '--candidate', same, '--tolerance', 'speed=1')).code).toBe(2);
+  expect((await runLoadCommand('compare', '--baseline', baseline)).code).toBe(2);
+  expect((await runLoadCommand('compare', '--baseline', join(scratch, 'missing'), '--candidate', same)).err).toMatch(/no such folder/);
+  expect((await runLoadCommand('compare', '--baseline', baseline, '--candidate', same, '--tolerance', 'speed=1')).code).toBe(2);
 });
 
 test('compare by URL: measures both sides in turns and decides; one form at a time, each URL with a key', { timeout: 60_000 }, async () => {
   const target = await startEmbeddedTarget();
   try {
-    const compared = await call(
+    const compared = await runLoadCommand(
       'compare',
       '--baseline-url',
       target.baseUrl,
@@ -81,11 +69,13 @@ test('compare by URL: measures both sides in turns and decides; one form at a ti
   } finally {
     await target.stop();
   }
-  expect((await call('compare', '--baseline', 'a', '--candidate-url', 'http://127.0.0.1:1')).err).toMatch(/either --baseline DIR/);
-  expect((await call('compare', '--baseline-url', 'http://127.0.0.1:1', '--candidate-url', 'http://127.0.0.1:2')).err).toMatch(/--baseline-url needs a key/);
+  expect((await runLoadCommand('compare', '--baseline', 'a', '--candidate-url', 'http://127.0.0.1:1')).err).toMatch(/either --baseline DIR/);
+  expect((await runLoadCommand('compare', '--baseline-url', 'http://127.0.0.1:1', '--candidate-url', 'http://127.0.0.1:2')).err).toMatch(
+    /--baseline-url needs a key/,
+  );
   expect(
     (
-      await call(
+      await runLoadCommand(
         'compare',
         '--baseline-url',
         'http://127.0.0.1:1',
@@ -103,15 +93,15 @@ test('compare by URL: measures both sides in turns and decides; one form at a ti
 });
 
 test('run: an unknown scenario, a bad URL or a URL without a key is a usage error', async () => {
-  expect((await call('run', '--scenario', 'nope')).err).toMatch(/--scenario must be one of/);
-  expect((await call('run', '--scenario', 'mixed', '--base-url', 'ftp://x')).code).toBe(2);
-  expect((await call('run', '--scenario', 'mixed', '--base-url', 'http://127.0.0.1:1')).err).toMatch(/needs a key/);
-  expect((await call('run', '--scenario', 'mixed', '--k6', join(scratch, 'no-k6'))).err).toMatch(/not an executable file/);
+  expect((await runLoadCommand('run', '--scenario', 'nope')).err).toMatch(/--scenario must be one of/);
+  expect((await runLoadCommand('run', '--scenario', 'mixed', '--base-url', 'ftp://x')).code).toBe(2);
+  expect((await runLoadCommand('run', '--scenario', 'mixed', '--base-url', 'http://127.0.0.1:1')).err).toMatch(/needs a key/);
+  expect((await runLoadCommand('run', '--scenario', 'mixed', '--k6', join(scratch, 'no-k6'))).err).toMatch(/not an executable file/);
 });
 
 test('run writes a load run of its own kind: the load verdict heads its report, no conformance section or placeholder', { timeout: 120_000 }, async () => {
   const dir = join(scratch, 'steady');
-  const ran = await call('run', '--scenario', 'decide-steady', '--node', '--duration', '1', '--rate', '10', '--repeat', '1', '--report-dir', dir);
+  const ran = await runLoadCommand('run', '--scenario', 'decide-steady', '--node', '--duration', '1', '--rate', '10', '--repeat', '1', '--report-dir', dir);
   expect([0, 1]).toContain(ran.code);
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Record<string, unknown>;
   expect(results.kind).toBe('load');
@@ -127,10 +117,10 @@ test('run writes a load run of its own kind: the load verdict heads its report, 
   expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toContain(headline!);
 
   // The folder feeds load compare; a conformance reader refuses it, and load compare refuses a conformance run.
-  expect((await call('compare', '--baseline', dir, '--candidate', dir)).code).toBe(0);
+  expect((await runLoadCommand('compare', '--baseline', dir, '--candidate', dir)).code).toBe(0);
   expect(() => readRecordedExchanges(join(dir, 'results.json'))).toThrow(/holds a load run: replay reads the exchanges of a conformance run/);
-  expect((await call('run', '--scenario', 'mixed', '--from-results', dir)).err).toMatch(/holds a load run; it takes a conformance run's results/);
+  expect((await runLoadCommand('run', '--scenario', 'mixed', '--from-results', dir)).err).toMatch(/holds a load run; it takes a conformance run's results/);
   const conformance = folder('conformance', []);
   writeFileSync(join(conformance, 'results.json'), JSON.stringify({ schema_version: 2, kind: 'conformance', checks: [] }));
-  expect((await call('compare', '--baseline', conformance, '--candidate', dir)).err).toMatch(/holds a conformance run, not a load run/);
+  expect((await runLoadCommand('compare', '--baseline', conformance, '--candidate', dir)).err).toMatch(/holds a conformance run, not a load run/);
 });

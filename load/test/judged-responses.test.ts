@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadCommand } from '../../cli/load.ts';
+import { runLoadCommand } from '../../cli/test/support/load-command.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
 import { isOperation, rewriteJson, startMutatingProxy, type Mutation } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
@@ -115,31 +115,25 @@ test('the load report names a failed check by its rule, with the example exchang
   const dir = mkdtempSync(join(tmpdir(), 'load-judged-'));
   const proxy = await startMutatingProxy(target.baseUrl, onDecide(shiftedMargins));
   try {
-    let out = '';
-    const code = await loadCommand(
-      [
-        'run',
-        '--scenario',
-        'decide-steady',
-        '--base-url',
-        proxy.baseUrl,
-        '--api-key',
-        target.keyA,
-        '--node',
-        '--repeat',
-        '1',
-        '--duration',
-        '2',
-        '--rate',
-        '20',
-        '--report-dir',
-        dir,
-      ],
-      {},
-      (text) => (out += text),
-      (text) => (out += text),
+    const ran = await runLoadCommand(
+      'run',
+      '--scenario',
+      'decide-steady',
+      '--base-url',
+      proxy.baseUrl,
+      '--api-key',
+      target.keyA,
+      '--node',
+      '--repeat',
+      '1',
+      '--duration',
+      '2',
+      '--rate',
+      '20',
+      '--report-dir',
+      dir,
     );
-    expect(code, out).toBe(1);
+    expect(ran.code, ran.out + ran.err).toBe(1);
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { load: { runs: LoadRun[] } };
     const check = results.load.runs[0]!.checks.find((entry) => entry.name === 'decide choice-margin')!;
     expect(check.example).toBeDefined();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseRunArgs } from '../../cli/args.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
-import { loadCommand } from '../../cli/load.ts';
+import { runLoadCommand } from '../../cli/test/support/load-command.ts';
 import { runCommand } from '../../cli/run.ts';
 import { FEEDBACK_REFERENCE_SHAPE_CHECK, feedbackChecks } from '../../conformance/feedback.ts';
 import { isOperation, startMutatingProxy, type Mutation, type ProxiedRequest } from '../../harness/testing/mutating-proxy.ts';
@@ -150,18 +150,6 @@ test('every scenario runs green under the Node runner against the alternate prof
   }
 });
 
-const call = async (...argv: string[]) => {
-  let out = '';
-  let err = '';
-  const code = await loadCommand(
-    argv,
-    {},
-    (text) => (out += text),
-    (text) => (err += text),
-  );
-  return { code, out, err };
-};
-
 test('load run --from-results: a conformance run that saw the reference feedback shape refused makes mixed send none, and its capabilities are kept', {
   timeout: 120_000,
 }, async () => {
@@ -188,7 +176,7 @@ test('load run --from-results: a conformance run that saw the reference feedback
     await runCommand(settings, { tty: false, color: false, write: () => {} });
 
     const loadDir = join(scratch, 'load');
-    const ran = await call(
+    const ran = await runLoadCommand(
       'run',
       '--scenario',
       'mixed',
@@ -218,8 +206,10 @@ test('load run --from-results: a conformance run that saw the reference feedback
 });
 
 test("load run: --capabilities and --feedback-shape are checked like run's options", async () => {
-  expect((await call('run', '--scenario', 'mixed', '--capabilities', 'asets')).err).toMatch(/unknown capability "asets"/);
-  expect((await call('run', '--scenario', 'mixed', '--feedback-shape', 'flat')).code).toBe(2);
-  expect((await call('run', '--scenario', 'mixed', '--reference-profile', 'other')).err).toMatch(/--reference-profile must be reference or alternate/);
-  expect((await call('run', '--scenario', 'mixed', '--from-results', join(scratch, 'nothing-here'))).err).toMatch(/no such folder or file/);
+  expect((await runLoadCommand('run', '--scenario', 'mixed', '--capabilities', 'asets')).err).toMatch(/unknown capability "asets"/);
+  expect((await runLoadCommand('run', '--scenario', 'mixed', '--feedback-shape', 'flat')).code).toBe(2);
+  expect((await runLoadCommand('run', '--scenario', 'mixed', '--reference-profile', 'other')).err).toMatch(
+    /--reference-profile must be reference or alternate/,
+  );
+  expect((await runLoadCommand('run', '--scenario', 'mixed', '--from-results', join(scratch, 'nothing-here'))).err).toMatch(/no such folder or file/);
 });

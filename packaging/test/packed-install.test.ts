@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probabilitiesOutOfRange } from '../../api/test/fixtures/server-under-test.ts';
 import { isOperation, rewriteJson, startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 import { exampleAuthorization } from '../../mock/example-key.ts';
+import { median } from '../../load/compare.ts';
 import { startKeyedServer, type KeyedServerProcess } from '../../load/server-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -151,7 +152,7 @@ describe('the packed kit, installed alone by plain npm install', () => {
     expect(withScripts.map(([path]) => path)).toEqual(['node_modules/esbuild']);
   });
 
-  it('ships JavaScript and declarations built from the sources, no TypeScript source', () => {
+  it('ships JavaScript and declarations built from the sources, no TypeScript source and no test', () => {
     const files: string[] = [];
     const walk = (folder: string) => {
       for (const entry of readdirSync(folder, { withFileTypes: true })) {
@@ -161,6 +162,8 @@ describe('the packed kit, installed alone by plain npm install', () => {
     };
     walk(installed);
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
+    // Nor the kit's own tests and test fixtures, whatever their files (tsconfig.build.json's exclude).
+    expect(files.filter((file) => /(^|\/)(test|testing)\//.test(file))).toEqual([]);
     for (const file of [
       'dist/cli/main.js',
       'dist/api/index.d.ts',
@@ -218,7 +221,6 @@ describe('the packed kit, installed alone by plain npm install', () => {
       times.build.push((await kit(['--help'])).ms);
       times.sources.push((await run(process.execPath, [join(ROOT, 'bin', 'decision-conformance.mjs'), '--help'])).ms);
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.info(
       `--help, median of 5: ${Math.round(median(times.build))} ms from the build, ${Math.round(median(times.sources))} ms from the sources through tsx`,
     );
