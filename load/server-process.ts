@@ -98,16 +98,16 @@ export interface KeyedServerProcess extends ServerProcess {
 }
 
 /**
- * Starts `command… --port 0 --data-dir <fresh> --keys load=<fresh key> --log-level warn options…`:
- * the command is REFERENCE_SERVER unless given (e.g. `npm run serve --`), the options the
- * server's own (`--profile alternate`). stop() also removes the data folder, as does a start that fails.
+ * Starts `command… --port 0 --data-dir <fresh> --keys load=<key> --log-level warn options…`: the
+ * command is REFERENCE_SERVER unless given (e.g. `npm run serve --`), the key a fresh one unless
+ * given, the options the server's own (`--profile alternate`). stop() also removes the data folder, as does a start that fails.
  */
 export async function startKeyedServer(
-  options: StartOptions & { command?: readonly [string, ...string[]]; serverOptions?: readonly string[] } = {},
+  options: StartOptions & { command?: readonly [string, ...string[]]; serverOptions?: readonly string[]; key?: string } = {},
 ): Promise<KeyedServerProcess> {
   const [command, ...commandArgs] = options.command ?? REFERENCE_SERVER;
   const dataDir = mkdtempSync(join(tmpdir(), 'decision-server-'));
-  const key = `${apiKeyPrefix}load_${randomBytes(12).toString('hex')}`;
+  const key = options.key ?? `${apiKeyPrefix}load_${randomBytes(12).toString('hex')}`;
   const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   try {
     const args = [...commandArgs, '--port', '0', '--data-dir', dataDir, '--keys', `load=${key}`, '--log-level', 'warn', ...(options.serverOptions ?? [])];

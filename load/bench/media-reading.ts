@@ -12,8 +12,6 @@
 // measured the same way for comparison.
 import autocannon from 'autocannon';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { docxWithPages, pdfWithPages } from '../../harness/samples/media.ts';
@@ -22,7 +20,7 @@ import { textPicture } from '../../harness/samples/text-picture.ts';
 import { createAssetReader } from '../../reference-impl/assets/reading/asset-reader.ts';
 import { apiKeyPrefix } from '../../spec/index.ts';
 import { coldStart } from '../cold-start.ts';
-import { startServerProcess } from '../server-process.ts';
+import { startKeyedServer } from '../server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const KEY = `${apiKeyPrefix}bench_media_reading_key`;
@@ -137,28 +135,8 @@ async function decideMs(baseUrl: string, part: { type: string; asset_id: string 
   return performance.now() - started;
 }
 
-async function serve(root: string) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-media-'));
-  const server = await startServerProcess(process.execPath, [
-    join(root, 'reference-impl/start.mjs'),
-    '--port',
-    '0',
-    '--data-dir',
-    dataDir,
-    '--keys',
-    `bench=${KEY}`,
-    '--rate-limit',
-    '1000000',
-    '--log-level',
-    'warn',
-  ]);
-  return {
-    ...server,
-    stop: async () => {
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+function serve(root: string) {
+  return startKeyedServer({ command: [process.execPath, join(root, 'reference-impl/start.mjs')], key: KEY, serverOptions: ['--rate-limit', '1000000'] });
 }
 
 /**

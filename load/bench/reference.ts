@@ -13,16 +13,13 @@
 //   BENCH_SPAWNS (default 5) cold starts. Each latency round ends by measuring the max again, and
 //   prints how busy the server's main thread was (Linux): both explain a round, neither judges it.
 import autocannon from 'autocannon';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startPrismMock } from '../../mock/prism.ts';
 import { apiKeyPrefix } from '../../spec/index.ts';
 import { coldStart, type ColdStart } from '../cold-start.ts';
 import { nodeStartCost } from './node-start-cost.ts';
 import { cpuCounters, stealShare } from './machine.ts';
 import { openLoop, openLoopPool, pooledPercentile, type OpenLoopResult } from './open-loop.ts';
-import { REFERENCE_SERVER, startServerProcess, type ServerProcess } from '../server-process.ts';
+import { REFERENCE_SERVER, startKeyedServer, startServerProcess, type ServerProcess } from '../server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -211,20 +208,7 @@ const viaNpm = await coldStarts('npm run serve', ['npm', 'run', '--silent', 'ser
 const viaNode = await coldStarts('node reference-impl/start.mjs', REFERENCE_SERVER);
 
 console.log(`Throughput, closed loop, ${ROUNDS} rounds in which the servers take turns:`);
-const dataDir = mkdtempSync(join(tmpdir(), 'decision-bench-'));
-const reference = await startServerProcess(process.execPath, [
-  'reference-impl/start.mjs',
-  '--port',
-  '0',
-  '--data-dir',
-  dataDir,
-  '--keys',
-  `bench=${KEY}`,
-  '--rate-limit',
-  '1000000',
-  '--log-level',
-  'warn',
-]);
+const reference = await startKeyedServer({ key: KEY, serverOptions: ['--rate-limit', '1000000'] });
 const bare = await startServerProcess(process.execPath, ['--import', 'tsx', 'load/bench/bare-fastify.ts']);
 try {
   progress('starting the Prism static mock');
@@ -313,5 +297,4 @@ try {
   if (rounds.some((round) => round.atHalf.busy !== undefined)) console.log(`  server main thread busy ${atBothRates((measured) => percent(measured.busy))}`);
 } finally {
   await Promise.all([reference.stop(), bare.stop()]);
-  rmSync(dataDir, { recursive: true, force: true });
 }
