@@ -80,16 +80,22 @@ function runKit(kitDir, args, env) {
 }
 
 /**
- * The ids of the MUST checks that failed, from results.json (none when it is missing).
+ * The ids of the MUST checks that failed and of the MUST response rules broken, from results.json
+ * (none when it is missing).
  * @param {string} reportDir
- * @returns {string[]}
+ * @returns {{ checks: string[], rules: string[] }}
  */
 function failedMustChecks(reportDir) {
   const path = join(reportDir, 'results.json');
-  if (!existsSync(path)) return [];
-  /** @type {{ checks: Array<{ id: string, level: string, status: string }> }} */
+  if (!existsSync(path)) return { checks: [], rules: [] };
+  /** @type {{ checks: Array<{ id: string, area: string, level: string, status: string }> }} */
   const results = JSON.parse(readFileSync(path, 'utf8'));
-  return results.checks.filter((check) => check.level === 'MUST' && check.status === 'fail').map((check) => check.id);
+  const failed = results.checks.filter((check) => check.level === 'MUST' && check.status === 'fail');
+  // Response rules (area response-rules) are entries of their own: named apart from the checks.
+  return {
+    checks: failed.filter((check) => check.area !== 'response-rules').map((check) => check.id),
+    rules: failed.filter((check) => check.area === 'response-rules').map((check) => check.id),
+  };
 }
 
 /**
@@ -100,8 +106,12 @@ function failedMustChecks(reportDir) {
  */
 function errorAnnotation(code, stderr, reportDir) {
   if (code === 1) {
-    const failed = failedMustChecks(reportDir);
-    return `::error title=Conformance::${commandMessage(`${failed.length} MUST check(s) failed: ${failed.join(', ')}. See the job summary and ${join(reportDir, 'report.html')}.`)}`;
+    const { checks, rules } = failedMustChecks(reportDir);
+    const what = [
+      ...(checks.length > 0 ? [`${checks.length} MUST check(s) failed: ${checks.join(', ')}.`] : []),
+      ...(rules.length > 0 ? [`${rules.length} MUST response rule(s) broken: ${rules.join(', ')}.`] : []),
+    ].join(' ');
+    return `::error title=Conformance::${commandMessage(`${what} See the job summary and ${join(reportDir, 'report.html')}.`)}`;
   }
   const reason = stderr
     .split('\n')

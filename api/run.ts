@@ -1,21 +1,17 @@
 // One run of the suites against a target: the warm-up, the checks, the report. The command line
-// (`decision-conformance run`) and the programmatic API both run through here.
+// (`decision-conformance run`) and the programmatic API both run through here, with a plan checked
+// by run-options.ts; reports are written only when the plan names a folder.
 import type { Check, CheckResult } from '../harness/check.ts';
 import type { SharedWork, Target } from '../harness/context.ts';
 import { KEY_VARIABLES, type BodyStore } from '../harness/http.ts';
+import { createRuleLedger } from '../harness/response-rules/ledger.ts';
 import { runChecks } from '../harness/runner.ts';
 import { buildRunReport, type ConformanceRunReport } from '../reports/run-report.ts';
 import { writeReports, type WrittenReports } from '../reports/write.ts';
-import type { RunSettings } from '../cli/args.ts';
-import { startEmbeddedTarget } from '../cli/embedded-target.ts';
-import { SUITE_CHECKS } from '../cli/suites.ts';
-import { refusedKey, warmUp, type GivenKey } from '../cli/warmup.ts';
-
-/** The settings of a run; reports are written only when a report folder is given. */
-export type RunPlan = Omit<RunSettings, 'quiet' | 'verbose' | 'reportDir'> & {
-  /** Where reports go: a folder, or a folder named after the start time; undefined: no reports written. */
-  reportDir?: string | ((startedAt: Date) => string);
-};
+import { startEmbeddedTarget } from './embedded-target.ts';
+import type { RunPlan } from './run-options.ts';
+import { SUITE_CHECKS } from './suites.ts';
+import { refusedKey, warmUp, type GivenKey } from './warmup.ts';
 
 /** What a run tells as it goes. */
 export interface RunEvents {
@@ -95,6 +91,9 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
 
     const results: CheckResult[] = [];
     const sharedWork: SharedWork = new Map();
+    // Every exchange of every check and property case is judged by the response rules as it is
+    // received; each rule's verdict joins the checks' results after the last suite.
+    const ruleLedger = createRuleLedger();
     for (const suite of plan.suites) {
       const { checks, checkTimeoutMs } = SUITE_CHECKS[suite];
       results.push(
@@ -111,11 +110,16 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
           skip: plan.skip,
           bodies,
           sharedWork,
+          ruleLedger,
           ...(events.onStart ? { onStart: events.onStart } : {}),
           ...(events.onAnnounce ? { onAnnounce: events.onAnnounce } : {}),
           ...(events.onResult ? { onResult: events.onResult } : {}),
         })),
       );
+    }
+    for (const rule of ruleLedger.results()) {
+      results.push(rule);
+      events.onResult?.(rule);
     }
     const finished = report(results);
     return { exitCode: finished.summary.must_failed > 0 ? 1 : 0, report: finished, results, bodies, ...(await written(finished)) };

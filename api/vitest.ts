@@ -1,5 +1,6 @@
 // conformanceTests(options): the kit's checks as tests of the implementer's own vitest suite, as
-// Schemathesis's pytest plugin is for Python: a describe per area, a test per check id.
+// Schemathesis's pytest plugin is for Python: a describe per area, a test per check id, and a
+// test per response rule (area response-rules), which judges every response of the run.
 //
 // The checks run once, in catalogue order, as a single run: one warm-up, and the work the checks
 // share (sharedWork) done once. The first test to run starts that run; each test then waits for
@@ -7,10 +8,12 @@
 // every other option when the run starts, so a getter such as `get baseUrl() { return url }`
 // can name a server the suite starts in beforeAll.
 import { describe, test } from 'vitest';
-import type { Check, CheckResult } from '../harness/check.ts';
-import { catalogueOf, SUITE_CHECKS } from '../cli/suites.ts';
+import type { Check, CheckMeta, CheckResult } from '../harness/check.ts';
+import { RESPONSE_RULES_AREA, responseRuleMeta } from '../harness/response-rules/catalogue.ts';
 import { checkSelection, planOf, suitesOf, type ConformanceOptions } from './index.ts';
 import { executeRun } from './run.ts';
+import { DEFAULT_TIMEOUT_MS, DEFAULT_WARMUP_TIMEOUT_MS } from './run-options.ts';
+import { catalogueOf, SUITE_CHECKS } from './suites.ts';
 
 export type { ConformanceOptions } from './index.ts';
 
@@ -40,9 +43,9 @@ function pending(): Pending {
 
 /** How long a check's test may wait: the warm-up and every check before it, each at its own bound. */
 function waitBound(options: ConformanceOptions, checks: readonly Check[]): number {
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const perCheck = (check: Check) => Object.values(SUITE_CHECKS).find((suite) => suite.checks.includes(check))?.checkTimeoutMs ?? timeoutMs * 10;
-  return (options.warmupTimeoutMs ?? 180_000) + checks.reduce((sum, check) => sum + perCheck(check), 0) + 10_000;
+  return (options.warmupTimeoutMs ?? DEFAULT_WARMUP_TIMEOUT_MS) + checks.reduce((sum, check) => sum + perCheck(check), 0) + 10_000;
 }
 
 /** Registers one test per selected check, grouped by area; call it inside a test file (at top level or in a describe). */
@@ -51,7 +54,14 @@ export function conformanceTests(options: ConformanceOptions = {}): void {
   const only = options.only ?? [];
   const skip = options.skip ?? [];
   const checks = catalogueOf(suitesOf(options)).filter((check) => only.length === 0 || only.includes(check.id));
-  const results = new Map(checks.map((check) => [check.id, pending()]));
+  // The response rules report after the last check; each is a test like a check's.
+  const rules: Array<Pick<CheckMeta, 'id' | 'level' | 'title' | 'area'>> = responseRuleMeta.map(({ id, level, title }) => ({
+    id,
+    level,
+    title,
+    area: RESPONSE_RULES_AREA,
+  }));
+  const results = new Map([...checks, ...rules].map((verdict) => [verdict.id, pending()]));
   let run: Promise<void> | undefined;
   const start = (): Promise<void> =>
     (run ??= (async () => {
@@ -73,8 +83,8 @@ export function conformanceTests(options: ConformanceOptions = {}): void {
     })());
 
   const timeout = waitBound(options, checks);
-  const areas = new Map<string, Check[]>();
-  for (const check of checks) areas.set(check.area, [...(areas.get(check.area) ?? []), check]);
+  const areas = new Map<string, Array<Pick<CheckMeta, 'id' | 'level' | 'title' | 'area'>>>();
+  for (const check of [...checks, ...rules]) areas.set(check.area, [...(areas.get(check.area) ?? []), check]);
   for (const [area, inArea] of areas) {
     describe(area, () => {
       for (const check of inArea) {
@@ -91,7 +101,7 @@ export function conformanceTests(options: ConformanceOptions = {}): void {
             if (result.status === 'skip') context.skip(result.message);
             else if (result.status === 'observed') console.log(`${check.id} (OBSERVE) observed: ${result.observation?.summary ?? result.message ?? 'nothing'}`);
             else if (result.status === 'fail' && check.level !== 'MUST')
-              console.warn(`${failureMessage(result)}\n(a ${check.level} check: it does not fail a run)`);
+              console.warn(`${failureMessage(result)}\n(a ${check.level} ${result.rule ? 'rule' : 'check'}: it does not fail a run)`);
             else if (result.status === 'fail') throw new Error(failureMessage(result));
           },
           timeout,

@@ -1,38 +1,32 @@
-// Options of `decision-conformance run`: flags, then environment, then defaults.
+// The command line's arguments: argv and the environment read into the library's typed options
+// (api/run-options.ts), which checks them; the defaults and the refusals live there, once. Only
+// what is about text is here: the flags, comma-separated lists, numbers as written, ID=NAME.
 import { parseArgs } from 'node:util';
+import {
+  capabilitiesOf,
+  DEFAULT_SUITES,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_WARMUP_TIMEOUT_MS,
+  SUITES,
+  suitesOf,
+  validateRunOptions,
+  type RunOptions,
+  type RunPlan,
+  type Suite,
+  type WrittenOptions,
+} from '../api/run-options.ts';
 import { ALL_CAPABILITIES, type Capability } from '../harness/check.ts';
 import { DEFAULT_CONCURRENCY } from '../harness/overlap.ts';
-import { choiceOverrides, PROFILE_NAMES, type ChoiceOverrides, type ProfileName } from '../reference-impl/server/profile.ts';
+import { PROFILE_NAMES } from '../reference-impl/server/profile.ts';
 
-export const SUITES = ['conformance', 'property'] as const;
-export type Suite = (typeof SUITES)[number];
-
-export interface RunSettings {
-  /** Undefined: start the bundled reference server (the embedded default). */
-  baseUrl?: string;
-  /** The bundled server's choices on the spec's open points (without --base-url only). */
-  referenceProfile: ProfileName;
-  /** Choices on single open points over that profile's (without --base-url only), e.g. an alternate served only alone. */
-  referenceChoices: ChoiceOverrides;
-  keyA?: string;
-  keyB?: string;
-  expiry?: { key: string; ttlMs: number };
-  suites: Suite[];
-  only: string[];
-  skip: string[];
-  capabilities: Capability[];
+/** A run of `decision-conformance run`: the checked plan, its report folder, and how much to print. */
+export type RunSettings = RunPlan & {
   reportDir?: string;
-  timeoutMs: number;
-  warmupTimeoutMs: number;
-  /** Requests the concurrency checks keep in flight together. */
-  concurrency: number;
-  seed: number;
-  /** Cases per property (the property suite); undefined: each property's default budget. */
-  numRuns?: number;
   quiet: boolean;
   verbose: boolean;
-}
+};
 
+/** An argument the command line cannot read (an unknown option, a flag without its value). */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
@@ -51,14 +45,14 @@ Target (without --base-url, the bundled reference server is started and tested):
                               over the profile's (repeatable), e.g. upload-body-limit=alternate, an alternate served only alone
 
 Selection:
-  --suite LIST                suites to run: ${SUITES.join(',')} (default: conformance)
+  --suite LIST                suites to run: ${SUITES.join(',')} (default: ${DEFAULT_SUITES.join(',')})
   --only IDS                  run only these check ids (comma-separated; ids of the selected suites)
   --skip IDS                  report these check ids as skipped (an unknown id is a usage error)
 
 Run:
   --report-dir DIR            where reports go (default: ./reports/out/<timestamp>/ under the current directory)
-  --timeout-ms N              timeout of every request after the warm-up (default 30000)
-  --warmup-timeout-ms N       how long the first call may take, for cold starts (default 180000)
+  --timeout-ms N              timeout of every request after the warm-up (default ${DEFAULT_TIMEOUT_MS})
+  --warmup-timeout-ms N       how long the first call may take, for cold starts (default ${DEFAULT_WARMUP_TIMEOUT_MS})
   --concurrency N             requests the concurrency checks keep in flight together (default ${DEFAULT_CONCURRENCY})
   --seed N                    seed of generated inputs (default: random, printed); with --num-runs, replays a run exactly
   --num-runs N                generated cases per property of the property suite (default: each property's budget)
@@ -76,28 +70,8 @@ const list = (text: string | undefined): string[] =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-function positiveInteger(name: string, text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`--${name} must be a positive whole number; got "${text}"`);
-  return value;
-}
-
-/** --concurrency N: at least 2, or nothing could overlap. */
-function concurrencyOf(text: string | undefined): number {
-  const value = positiveInteger('concurrency', text, DEFAULT_CONCURRENCY);
-  if (value < 2) throw new UsageError(`--concurrency must be at least 2 (requests in flight together); got "${text}"`);
-  return value;
-}
-
-/** --suite LIST: known suite names, comma-separated; `fallback` when the flag is absent. */
-export function parseSuites(text: string | undefined, fallback: Suite[]): Suite[] {
-  if (text === undefined) return fallback;
-  const suites = list(text);
-  for (const suite of suites) if (!SUITES.includes(suite as Suite)) throw new UsageError(`unknown suite "${suite}"; available: ${SUITES.join(', ')}`);
-  if (suites.length === 0) throw new UsageError(`--suite needs at least one of ${SUITES.join(', ')}`);
-  return suites as Suite[];
-}
+/** A number as written: undefined when the flag is absent; refused by the library, quoting the text, when it is not one. */
+const numberOf = (text: string | undefined): number | undefined => (text === undefined ? undefined : Number(text));
 
 export const LIST_USAGE = `Usage: decision-conformance list-checks [options]
 
@@ -118,26 +92,12 @@ export function parseListArgs(argv: string[]): ListSettings | 'help' {
     throw new UsageError((error as Error).message);
   }
   if (values.help) return 'help';
-  return { suites: parseSuites(values.suite, [...SUITES]), format: values.json ? 'json' : 'text' };
+  return { suites: suitesOf({ suites: values.suite === undefined ? undefined : list(values.suite) }, SUITES), format: values.json ? 'json' : 'text' };
 }
 
 /** --capabilities: a comma-separated list of known capabilities; all of them when not given. */
 export function parseCapabilities(text: string | undefined): Capability[] {
-  const capabilities = text === undefined ? [...ALL_CAPABILITIES] : list(text);
-  for (const capability of capabilities) {
-    if (!ALL_CAPABILITIES.includes(capability as Capability)) throw new UsageError(`unknown capability "${capability}"; known: ${ALL_CAPABILITIES.join(', ')}`);
-  }
-  return capabilities as Capability[];
-}
-
-/** --reference-profile: a profile of the bundled server, which only applies without --base-url. */
-export function parseReferenceProfile(text: string | undefined, baseUrl: string | undefined): ProfileName {
-  const referenceProfile = text ?? 'reference';
-  if (!(PROFILE_NAMES as readonly string[]).includes(referenceProfile))
-    throw new UsageError(`--reference-profile must be ${PROFILE_NAMES.join(' or ')}; got "${referenceProfile}"`);
-  if (baseUrl !== undefined && text !== undefined)
-    throw new UsageError('--reference-profile is for the bundled reference server; it does not apply with --base-url');
-  return referenceProfile as ProfileName;
+  return capabilitiesOf(text === undefined ? undefined : list(text));
 }
 
 export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSettings | 'help' {
@@ -174,50 +134,39 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
   }
   if (values.help) return 'help';
 
-  const baseUrl = values['base-url']?.replace(/\/+$/, '');
-  if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL; got "${baseUrl}"`);
-  const keyA = values['api-key'] ?? env.DECISION_API_KEY;
-  const keyB = values['api-key-b'] ?? env.DECISION_API_KEY_B;
-  if (baseUrl !== undefined && !keyA) throw new UsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
-
-  const referenceProfile = parseReferenceProfile(values['reference-profile'], baseUrl);
-  if (baseUrl !== undefined && values['reference-choice'] !== undefined)
-    throw new UsageError('--reference-choice is for the bundled reference server; it does not apply with --base-url');
-  let referenceChoices: ChoiceOverrides;
-  try {
-    // The bundled server's own parser: the same open-point ids and choice names as its --choice.
-    referenceChoices = choiceOverrides(values['reference-choice'] ?? []);
-  } catch (error) {
-    const message = (error as Error).message;
-    throw new UsageError(message.startsWith('--choice') ? message.replace('--choice', '--reference-choice') : `--reference-choice: ${message}`);
-  }
-
-  const expiryKey = values['expiry-api-key'] ?? env.DECISION_EXPIRY_API_KEY;
-  const expiryTtl = values['expiry-ttl-seconds'] ?? env.DECISION_EXPIRY_TTL_SECONDS;
-  if (baseUrl === undefined && (keyA || keyB || expiryKey)) throw new UsageError('keys are only for --base-url; the bundled reference server makes its own');
-  if (Boolean(expiryKey) !== Boolean(expiryTtl)) throw new UsageError('--expiry-api-key and --expiry-ttl-seconds go together');
-
-  const capabilities = parseCapabilities(values.capabilities);
-  const suites = parseSuites(values.suite, ['conformance']);
-
-  return {
-    ...(baseUrl !== undefined ? { baseUrl } : {}),
-    referenceProfile,
-    referenceChoices,
-    ...(keyA ? { keyA } : {}),
-    ...(keyB ? { keyB } : {}),
-    ...(expiryKey && expiryTtl ? { expiry: { key: expiryKey, ttlMs: positiveInteger('expiry-ttl-seconds', expiryTtl, 1) * 1000 } } : {}),
-    suites,
+  const options: RunOptions = {
+    ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
+    apiKey: values['api-key'],
+    apiKeyB: values['api-key-b'],
+    expiry: { apiKey: values['expiry-api-key'], ttlSeconds: numberOf(values['expiry-ttl-seconds']) },
+    ...(values.capabilities !== undefined ? { capabilities: list(values.capabilities) as Capability[] } : {}),
+    referenceProfile: values['reference-profile'] as RunOptions['referenceProfile'],
+    ...(values.suite !== undefined ? { suites: list(values.suite) as Suite[] } : {}),
     only: list(values.only),
     skip: list(values.skip),
-    capabilities,
-    ...(values['report-dir'] ? { reportDir: values['report-dir'] } : {}),
-    timeoutMs: positiveInteger('timeout-ms', values['timeout-ms'], 30_000),
-    warmupTimeoutMs: positiveInteger('warmup-timeout-ms', values['warmup-timeout-ms'], 180_000),
-    concurrency: concurrencyOf(values.concurrency),
-    seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : positiveInteger('seed', values.seed, 1),
-    ...(values['num-runs'] !== undefined ? { numRuns: positiveInteger('num-runs', values['num-runs'], 1) } : {}),
-    quiet: values.quiet ?? false,
-    verbose: values.verbose ?? false,
+    reportDir: values['report-dir'],
+    timeoutMs: numberOf(values['timeout-ms']),
+    warmupTimeoutMs: numberOf(values['warmup-timeout-ms']),
+    concurrency: numberOf(values.concurrency),
+    seed: numberOf(values.seed),
+    numRuns: numberOf(values['num-runs']),
   };
+  const written: WrittenOptions = {
+    timeoutMs: values['timeout-ms'],
+    warmupTimeoutMs: values['warmup-timeout-ms'],
+    concurrency: values.concurrency,
+    seed: values.seed,
+    numRuns: values['num-runs'],
+    expiryTtlSeconds: values['expiry-ttl-seconds'],
+    // ID=NAME, as the bundled server's --choice takes it; the library checks the open point and the choice.
+    ...(values['reference-choice'] !== undefined
+      ? {
+          referenceChoices: values['reference-choice'].map((text) => {
+            const [id = '', choice] = text.split('=', 2);
+            return { id, choice, text };
+          }),
+        }
+      : {}),
+  };
+  return { ...validateRunOptions(options, { env, written }), quiet: values.quiet ?? false, verbose: values.verbose ?? false };
 }

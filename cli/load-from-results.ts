@@ -4,6 +4,7 @@
 import { FEEDBACK_REFERENCE_SHAPE_CHECK } from '../conformance/feedback.ts';
 import { REFERENCE_FEEDBACK_SHAPE, NO_FEEDBACK } from '../load/definitions/common.js';
 import type { CheckReport, ConformanceRunReport, EvidenceReport } from '../reports/run-report.ts';
+import { isSuccess } from '../harness/status.ts';
 
 export interface LearnedTarget {
   capabilities?: string[];
@@ -36,7 +37,7 @@ export function learnFromResults(results: ConformanceResults): LearnedTarget {
     learned.notes.push(
       `no observation of feedback-shape (${FEEDBACK_REFERENCE_SHAPE_CHECK} ${observed ? observed.status : 'not in the run'}): feedback shape not learned`,
     );
-  } else if (status >= 200 && status < 300) {
+  } else if (isSuccess({ status })) {
     learned.feedbackShape = REFERENCE_FEEDBACK_SHAPE;
     learned.notes.push(`feedback of the reference shape was answered ${status}: mixed sends it`);
   } else {

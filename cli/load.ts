@@ -13,9 +13,10 @@ import type { LoadRun, LoadSection } from '../reports/load-run.ts';
 import { loadVerdict } from '../reports/load-section.ts';
 import { buildColdStartReport, buildLoadReport } from '../reports/load-report.ts';
 import { defaultReportDir, writeReports, REPORT_FILES } from '../reports/write.ts';
-import { startEmbeddedTarget } from './embedded-target.ts';
-import { requirePart } from './optional-parts.ts';
-import { parseCapabilities, parseReferenceProfile } from './args.ts';
+import { startEmbeddedTarget } from '../api/embedded-target.ts';
+import { requirePart } from '../api/optional-parts.ts';
+import { referenceProfileOf } from '../api/run-options.ts';
+import { parseCapabilities } from './args.ts';
 import { learnFromResults, type ConformanceResults } from './load-from-results.ts';
 import { ALL_CAPABILITIES } from '../harness/check.ts';
 import { FEEDBACK_SHAPES, REFERENCE_FEEDBACK_SHAPE } from '../load/definitions/common.js';
@@ -211,7 +212,7 @@ function targetClaims(values: Record<string, unknown>, baseUrl: string | undefin
     const capabilities = parseCapabilities(given ?? learned.capabilities?.join(','));
     const feedbackShape = (values['feedback-shape'] as string | undefined) ?? learned.feedbackShape ?? REFERENCE_FEEDBACK_SHAPE;
     if (!FEEDBACK_SHAPES.includes(feedbackShape)) throw new Error(`--feedback-shape must be ${FEEDBACK_SHAPES.join(' or ')}; got "${feedbackShape}"`);
-    const profile = parseReferenceProfile(values['reference-profile'] as string | undefined, baseUrl);
+    const profile = referenceProfileOf(values['reference-profile'] as string | undefined, baseUrl);
     return { profile, capabilities, feedbackShape, notes: learned.notes.map((note) => `from ${fromResults}: ${note}`) };
   } catch (error) {
     throw new LoadUsageError((error as Error).message);

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { kitRoot, kitScript } from '../harness/kit-files.ts';
-import { MissingPartError, requirePart } from './optional-parts.ts';
+import { MissingPartError, requirePart } from '../api/optional-parts.ts';
 
 const USAGE = `Usage: decision-conformance <command> [options]
 

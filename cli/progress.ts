@@ -24,19 +24,25 @@ export interface Progress {
 export function createProgress(options: ProgressOptions): Progress {
   const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
   let currentArea = '';
+  /** A heading where a new area starts: at a check's start, or at a result that had none (a response rule's). */
+  const enter = (area: string) => {
+    if (area === currentArea) return;
+    currentArea = area;
+    options.write(`\n${paint(1, area)}\n`);
+  };
   return {
     start(check) {
       if (options.quiet) return;
-      if (check.area !== currentArea) {
-        currentArea = check.area;
-        options.write(`\n${paint(1, check.area)}\n`);
-      }
+      enter(check.area);
       if (options.tty) options.write(`  … ${check.id}`);
     },
     result(result) {
       if (options.quiet) return;
+      if (result.area !== currentArea) enter(result.area);
       const level = result.level === 'MUST' ? '' : ` [${result.level}]`;
-      const line = `  ${paint(COLOR[result.status], SYMBOL[result.status])} ${result.id}${level} ${result.title} ${paint(90, `(${Math.round(result.durationMs)} ms)`)}`;
+      // A response rule took no time of its own: what it says is how many exchanges it judged.
+      const figure = result.rule ? `judged ${result.rule.judged}` : `${Math.round(result.durationMs)} ms`;
+      const line = `  ${paint(COLOR[result.status], SYMBOL[result.status])} ${result.id}${level} ${result.title} ${paint(90, `(${figure})`)}`;
       options.write(`${options.tty ? '\r\u001b[2K' : ''}${line}\n`);
       if (result.status === 'fail' || result.status === 'skip') {
         options.write(`      ${paint(COLOR[result.status], result.message ?? '')}\n`);

@@ -1,11 +1,11 @@
 // decision-conformance replay: re-sends the requests of an earlier run and reports every
 // exchange whose outcome changed.
 import { parseArgs } from 'node:util';
-import { formatReplay } from '../replay/format.ts';
+import { brokenRules, formatReplay } from '../replay/format.ts';
 import { readRecordedExchanges, UnreadableResults } from '../replay/recorded.ts';
 import { replay } from '../replay/replay.ts';
 import type { CommandIo } from './diff.ts';
-import { startEmbeddedTarget } from './embedded-target.ts';
+import { startEmbeddedTarget } from '../api/embedded-target.ts';
 
 export const REPLAY_USAGE = `Usage: decision-conformance replay --results OLD_RUN/results.json [--base-url URL] [options]
 
@@ -23,7 +23,11 @@ answer) that the old response had. New fields are not a change (seed 9.3).
 Requests whose body was recorded as an excerpt or as "<N bytes>", and requests that refer to an
 id made by such a request, cannot be replayed faithfully: they are skipped, counted by reason.
 
-Exit status: 0 no outcome changed; 1 an outcome changed; 2 usage error, unreadable results or unreachable server.`;
+Every replayed response is also judged by the kit's response rules (list-checks shows them); a
+broken rule is listed with its first exchange.
+
+Exit status: 0 no outcome changed and no MUST response rule broken; 1 an outcome changed or a MUST
+response rule was broken; 2 usage error, unreadable results or unreachable server.`;
 
 export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: CommandIo): Promise<number> {
   let values;
@@ -88,7 +92,7 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
       return 2;
     }
     io.out(`${formatReplay(report, format)}\n`);
-    return report.counts.changed > 0 ? 1 : 0;
+    return report.counts.changed > 0 || brokenRules(report).some((rule) => rule.level === 'MUST') ? 1 : 0;
   } finally {
     await embedded?.stop();
   }

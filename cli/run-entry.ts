@@ -1,13 +1,13 @@
 // `decision-conformance run` and `list-checks` from their arguments: usage errors, help, the run.
+import { ConformanceOptionsError } from '../api/run-options.ts';
+import { checkSelection } from '../api/selection.ts';
 import { LIST_USAGE, parseListArgs, parseRunArgs, RUN_USAGE, UsageError, type RunSettings } from './args.ts';
 import { listChecks } from './list-checks.ts';
 import { runCommand } from './run.ts';
-import { selectionProblem } from './selection.ts';
-import { catalogueOf } from './suites.ts';
 
-/** Prints a usage error of `command` as the command line does everywhere: exit status 2. */
+/** Prints a usage error of `command` (arguments it cannot read, or options a run cannot take) as the command line does everywhere: exit status 2. */
 export function usageError(command: string, error: unknown): number {
-  if (!(error instanceof UsageError)) throw error;
+  if (!(error instanceof UsageError || error instanceof ConformanceOptionsError)) throw error;
   process.stderr.write(`decision-conformance ${command}: ${error.message}\nSee "decision-conformance ${command} --help".\n`);
   return 2;
 }
@@ -16,12 +16,7 @@ export function usageError(command: string, error: unknown): number {
 function runSettings(argv: string[]): RunSettings | 'help' {
   const settings = parseRunArgs(argv, process.env);
   if (settings === 'help') return settings;
-  const problem = selectionProblem(
-    settings,
-    catalogueOf(settings.suites).map((check) => check.id),
-    settings.suites,
-  );
-  if (problem) throw new UsageError(problem);
+  checkSelection(settings);
   return settings;
 }
 

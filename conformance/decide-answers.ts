@@ -16,12 +16,11 @@ import {
   showId,
   sortedProbabilities,
   TRICKY_IDS,
-  type RuleBreach,
 } from '../harness/answer-rules.ts';
-import { choiceAnswerShapeBreach } from '../harness/answer-judgement.ts';
+import { choiceAnswerShapeBreach, failOn } from '../harness/answer-judgement.ts';
 import { area, type Capability, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { describeReply, expectSuccess, expectValidBody } from '../harness/expect.ts';
+import { describeReply, expectErrorBody, expectSuccess, expectValidBody, isSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {
   BILLING_CONTEXT,
@@ -83,16 +82,6 @@ async function choiceAnswers(t: CheckContext, bodies: ReadonlyArray<{ questions:
   return seen;
 }
 
-/** Fails the check with a rule's breach, if there is one. */
-function failOn(t: CheckContext, breach: RuleBreach | undefined): void {
-  if (breach) t.fail(breach.expected, breach.observed);
-}
-
-/** Fails unless `returned` holds exactly the ids sent, compared as exact strings. */
-function expectSameIds(t: CheckContext, sent: readonly string[], returned: string[] | undefined, where: string): void {
-  failOn(t, sameIdsBreach(sent, returned, where));
-}
-
 /**
  * Sends all ids in one request and compares the keys that come back. Id formats are an open
  * point (id-format-and-count): when the request is refused with a 4xx, each id is sent alone
@@ -108,7 +97,7 @@ async function expectIdsEchoed(
   const reply = await postDecideText(t.a, buildText(ids));
   if (reply.status < 400 || reply.status >= 500) {
     expectSuccess(reply, `for ${ids.length} ids such as ${ids.slice(0, 3).map(showId).join(', ')}`);
-    expectSameIds(t, ids, keysOf(reply.json), where);
+    failOn(sameIdsBreach(ids, keysOf(reply.json), where));
     return;
   }
   t.note(
@@ -121,7 +110,7 @@ async function expectIdsEchoed(
       continue;
     }
     expectSuccess(alone, `for id ${showId(id)}`);
-    expectSameIds(t, [id], keysOf(alone.json), where);
+    failOn(sameIdsBreach([id], keysOf(alone.json), where));
   }
 }
 
@@ -138,7 +127,7 @@ function answerShapeCheck(type: keyof typeof otherTypeQuestions, schemaName: str
     requires: { capabilities: [type] },
     async run(t) {
       const reply = await t.a.decide({ context: BILLING_CONTEXT, questions: { probe: otherTypeQuestions[type] } });
-      if (reply.status < 200 || reply.status >= 300) {
+      if (!isSuccess(reply)) {
         t.observe({ summary: `the ${type} question was not answered: ${replyOutcome(reply)}`, matchesReference: false });
         return;
       }
@@ -161,26 +150,36 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     id: 'DECIDE-SUCCESS-BODY-VALID',
     level: 'MUST',
     seedSections: ['2.4', '9'],
+    bounds: ['id-format-and-count'],
     title: 'Decide success bodies validate against the contract, and each choice answer against ChoiceAnswer',
     async run(t) {
       const others = Object.entries(otherTypeQuestions).filter(([type]) => t.target.capabilities.has(type as Capability));
       const bodies = [
         decideBody(),
         { context: BILLING_CONTEXT, questions: choiceQuestions(16) },
-        { context: BILLING_CONTEXT, questions: { only: choiceQuestion({ billing: 'Payments' }) } },
         ...abstentionBodies.slice(0, 1),
         ...(others.length > 0 ? [{ context: BILLING_CONTEXT, questions: { topic: choiceQuestion(), ...Object.fromEntries(others) } }] : []),
       ];
-      for (const body of bodies) {
-        const reply = await decideOk(t, body);
+      // How few options a choice question may have is open (id-format-and-count): a single
+      // option's answer is judged when it is answered, and a refusal is held to the seed's bounds.
+      const singleOption = { context: BILLING_CONTEXT, questions: { only: choiceQuestion({ billing: 'Payments' }) } };
+      const expectValidAnswers = (reply: Reply, body: { questions: Record<string, unknown> }) => {
+        expectSuccess(reply, 'for a valid decide body');
         expectValidBody(reply, 'decide');
         // The spec's Answer is an open point as a whole (answer-shapes), so contract mode does not
         // look inside answers; the choice answer is stated by the seed and is checked here.
         for (const [questionId, question] of Object.entries(body.questions)) {
           const answer = reply.json.answers?.[questionId];
           if ((question as { type: string }).type !== 'choice' || answer === undefined) continue;
-          failOn(t, choiceAnswerShapeBreach(answer, `/answers/${questionId}`));
+          failOn(choiceAnswerShapeBreach(answer, `/answers/${questionId}`));
         }
+      };
+      for (const body of bodies) expectValidAnswers(await t.a.decide(body), body);
+      const single = await t.a.decide(singleOption);
+      if (single.status < 400 || single.status >= 500) expectValidAnswers(single, singleOption);
+      else {
+        expectErrorBody(single);
+        t.note(`A choice question with a single option was refused (${describeReply(single)}); option counts are an open point (id-format-and-count).`);
       }
     },
   },
@@ -192,7 +191,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     async run(t) {
       for (const count of [1, 16]) {
         const reply = await decideOk(t, { context: BILLING_CONTEXT, questions: choiceQuestions(count) });
-        expectSameIds(t, questionIds(count), objectKeys(reply.json?.answers), `answers for ${count} question${count === 1 ? '' : 's'}`);
+        failOn(sameIdsBreach(questionIds(count), objectKeys(reply.json?.answers), `answers for ${count} question${count === 1 ? '' : 's'}`));
       }
     },
   },
@@ -238,7 +237,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     title: 'Choice probabilities have one entry per option sent, and no other',
     async run(t) {
       for (const { where, optionIds, answer } of await choiceAnswers(t, probeBodies)) {
-        expectSameIds(t, optionIds, objectKeys(answer.probabilities), `${where}/probabilities`);
+        failOn(sameIdsBreach(optionIds, objectKeys(answer.probabilities), `${where}/probabilities`));
       }
     },
   },
@@ -248,7 +247,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     seedSections: ['2.4'],
     title: 'Every choice probability is a number from 0 to 1',
     async run(t) {
-      for (const { where, answer } of await choiceAnswers(t, probeBodies)) failOn(t, probabilityRangeBreach(answer, where));
+      for (const { where, answer } of await choiceAnswers(t, probeBodies)) failOn(probabilityRangeBreach(answer, where));
     },
   },
   {
@@ -261,7 +260,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
       for (const { where, answer } of await choiceAnswers(t, probeBodies)) {
         if (answer.choice === null || !sortedProbabilities(answer)) continue;
         judged += 1;
-        failOn(t, choiceArgmaxBreach(answer, where));
+        failOn(choiceArgmaxBreach(answer, where));
       }
       if (judged === 0) t.note('Every choice was null: no selected option to judge.');
     },
@@ -273,7 +272,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     title: 'confidence equals the top-1 minus the top-2 probability (within 1e-9), computed from the returned probabilities',
     async run(t) {
       // Single options are not judged here: DECIDE-SINGLE-OPTION-MARGIN.
-      for (const { where, answer } of await choiceAnswers(t, probeBodies)) failOn(t, choiceMarginBreach(answer, where));
+      for (const { where, answer } of await choiceAnswers(t, probeBodies)) failOn(choiceMarginBreach(answer, where));
     },
   },
   {
@@ -302,8 +301,8 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
       for (const { where, optionIds, answer } of await choiceAnswers(t, abstentionBodies)) {
         if (answer.abstain !== true) continue;
         abstained += 1;
-        failOn(t, abstainBreach(answer, where));
-        expectSameIds(t, optionIds, objectKeys(answer.probabilities), `${where}/probabilities when abstain is true`);
+        failOn(abstainBreach(answer, where));
+        failOn(sameIdsBreach(optionIds, objectKeys(answer.probabilities), `${where}/probabilities when abstain is true`));
       }
       if (abstained === 0) t.note('No answer abstained in this run; the rule could not be seen at work.');
     },
@@ -358,7 +357,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     title: 'usage.input_tokens is an integer of at least 0',
     async run(t) {
       for (const body of probeBodies.slice(0, 3)) {
-        failOn(t, inputTokensBreach((await decideOk(t, body)).json));
+        failOn(inputTokensBreach((await decideOk(t, body)).json));
       }
     },
   },
@@ -399,7 +398,7 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     seedSections: ['2.4'],
     title: 'The probabilities of a choice answer add up to 1 (within 1e-6)',
     async run(t) {
-      for (const { where, answer } of await choiceAnswers(t, probeBodies)) failOn(t, choiceSumBreach(answer, where));
+      for (const { where, answer } of await choiceAnswers(t, probeBodies)) failOn(choiceSumBreach(answer, where));
     },
   },
   {

@@ -4,7 +4,7 @@ import { errorCode, mediaPartLimits, requestBodyLimitBytes } from '../spec/index
 import { area, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { expectInvalidRequest } from './decide-validation.ts';
-import { describeReply, expectErrorBody, expectSuccess, expectValidBody } from '../harness/expect.ts';
+import { describeReply, expectErrorBody, expectSuccess, expectValidBody, isSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {
   BILLING_CONTEXT,
@@ -161,7 +161,7 @@ export const limitChecks: Check[] = area('limits', [
       const seen: string[] = [];
       for (const probe of probes) {
         const reply = await t.a.decide(decideBody(probe.text));
-        accepted.push(reply.status >= 200 && reply.status < 300);
+        accepted.push(isSuccess(reply));
         seen.push(`${probe.name} (${lengthsOf(probe.text)}): ${replyOutcome(reply)}`);
       }
       const [twoByte, astral, halfAstral] = accepted;

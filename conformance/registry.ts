@@ -12,6 +12,7 @@ import { errorChecks } from './errors.ts';
 import { modelChecks } from './models.ts';
 import { feedbackChecks } from './feedback.ts';
 import { serviceChecks } from './service.ts';
+import { surfaceEdgeChecks } from './surface-edges.ts';
 import { concurrencyChecks } from './concurrency.ts';
 
 export const checks: readonly Check[] = [
@@ -27,6 +28,7 @@ export const checks: readonly Check[] = [
   ...modelChecks,
   ...feedbackChecks,
   ...serviceChecks,
+  ...surfaceEdgeChecks,
   ...concurrencyChecks,
 ];
 

@@ -3,7 +3,7 @@
 import { generatedRequestIdPattern, schemaValidator } from '../spec/index.ts';
 import { area, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
-import { describeReply, expectErrorBody, expectSuccess } from '../harness/expect.ts';
+import { describeReply, expectErrorBody, expectSuccess, isSuccess } from '../harness/expect.ts';
 import type { Reply, SentRequest } from '../harness/http.ts';
 import { decideBody, replyOutcome } from '../harness/requests.ts';
 
@@ -84,7 +84,7 @@ function keysIn(value: unknown): string[] {
 
 function describeInvalidIdOutcome(sent: string, reply: Reply): { summary: string; asReference: boolean } {
   const header = reply.headers['x-request-id'];
-  const served = reply.status >= 200 && reply.status < 300;
+  const served = isSuccess(reply);
   const replaced = header !== undefined && header !== sent && GENERATED_ID.test(header);
   const echo =
     header === undefined

@@ -1,39 +1,18 @@
-// Everything the answer to a valid decide must be, judged at once: a success, with a request id,
-// a body that meets the contract, one answer per question id sent, and each choice answer keeping
-// every rule of answer-rules.ts. The checks that look at one rule each (decide-answers) use the
-// rules one by one; a check that judges many answers at once (concurrency) uses this.
-import { schemaValidator } from '../spec/index.ts';
-import {
-  abstainBreach,
-  choiceArgmaxBreach,
-  choiceMarginBreach,
-  inputTokensBreach,
-  objectKeys,
-  outputTokenFields,
-  probabilityRangeBreach,
-  sameIdsBreach,
-  showId,
-  type RuleBreach,
-} from './answer-rules.ts';
+// Everything the answer to a valid decide must be, judged at once: a success, then every response
+// rule of the catalogue on answers (harness/response-rules/: the request id, the contract form,
+// one answer per question id sent, and each choice answer keeping every rule of answer-rules.ts).
+// A check that judges many answers at once (concurrency, the property suite) throws the first
+// breach as its own failure; the checks that look at one rule each (decide-answers) use the rules
+// one by one.
 import { CheckFailure } from './check.ts';
-import { expectRequestIdHeader, expectSuccess, expectValidBody } from './expect.ts';
+import { expectSuccess } from './expect.ts';
 import type { Reply } from './http.ts';
+import type { RuleBreach } from './answer-rules.ts';
+import { answerRules } from './response-rules/answers.ts';
+import { responseRule } from './response-rules/catalogue.ts';
+import type { JudgedExchange } from './response-rules/exchange.ts';
 
-const choiceAnswerShape = schemaValidator('ChoiceAnswer', 'contract');
-
-/** Seed 2.4: a choice answer meets the ChoiceAnswer schema (type, choice, confidence, probabilities, abstain, abstention_status). */
-export function choiceAnswerShapeBreach(answer: unknown, where: string): RuleBreach | undefined {
-  const result = choiceAnswerShape(answer);
-  return result.valid
-    ? undefined
-    : {
-        expected: `${where} meeting the ChoiceAnswer schema (seed 2.4)`,
-        observed: result.issues
-          .slice(0, 5)
-          .map((issue) => issue.message)
-          .join('; '),
-      };
-}
+export { choiceAnswerShapeBreach } from './response-rules/answers.ts';
 
 /** A question as sent: its id, its type, and for choice questions the option ids. */
 export interface SentQuestion {
@@ -55,30 +34,31 @@ export function failOn(breach: RuleBreach | undefined): void {
   if (breach) throw new CheckFailure(breach.expected, breach.observed);
 }
 
+/** The MUST rules of the catalogue that judge an answered decide, in catalogue order. */
+const ANSWERED_DECIDE_RULES = [responseRule('request-id'), responseRule('contract-body'), ...answerRules].filter((rule) => rule.level === 'MUST');
+
+/** The reply to a decide of these questions, as the response rules see it. */
+function answeredDecide(reply: Reply, questions: readonly SentQuestion[]): JudgedExchange {
+  const sent = Object.fromEntries(
+    questions.map(({ id, type, optionIds }) => [id, { type, ...(optionIds ? { options: Object.fromEntries(optionIds.map((option) => [option, ''])) } : {}) }]),
+  );
+  return {
+    method: 'POST',
+    path: '/v1/decide',
+    operationId: 'decide',
+    credential: 'valid',
+    requestHeaders: {},
+    requestJson: { questions: sent },
+    status: reply.status,
+    responseHeaders: reply.headers,
+    responseText: reply.text,
+    responseJson: reply.json,
+  };
+}
+
 /** Seed 1, 2.1, 2.4 and 2.7: the reply to a valid decide of these questions, judged whole; throws CheckFailure. */
 export function expectAnswered(reply: Reply, questions: readonly SentQuestion[]): void {
   expectSuccess(reply, 'for a valid decide body');
-  expectRequestIdHeader(reply);
-  expectValidBody(reply, 'decide');
-  failOn(
-    sameIdsBreach(
-      questions.map(({ id }) => id),
-      objectKeys(reply.json.answers),
-      'answers',
-    ),
-  );
-  for (const { id, type, optionIds } of questions) {
-    if (type !== 'choice' || !optionIds) continue; // other answer shapes are an open point (answer-shapes)
-    const where = `/answers/${showId(id)}`;
-    const answer = reply.json.answers[id];
-    failOn(choiceAnswerShapeBreach(answer, where));
-    failOn(sameIdsBreach(optionIds, objectKeys(answer.probabilities), `${where}/probabilities`));
-    failOn(probabilityRangeBreach(answer, where));
-    failOn(abstainBreach(answer, where));
-    failOn(choiceArgmaxBreach(answer, where));
-    failOn(choiceMarginBreach(answer, where));
-  }
-  failOn(inputTokensBreach(reply.json));
-  const outputFields = outputTokenFields(reply.json);
-  if (outputFields.length > 0) throw new CheckFailure('usage reported as input_tokens only (seed 1: no output tokens)', outputFields.join(', '));
+  const exchange = answeredDecide(reply, questions);
+  for (const rule of ANSWERED_DECIDE_RULES) if (rule.applies(exchange)) failOn(rule.judge(exchange));
 }

@@ -1,16 +1,16 @@
 // What a check is: a small named function with metadata, traced to seed sections.
 // Modelled on Schemathesis's checks and oasdiff's rule registry: a stable id, a level, a
 // title, and a body that says what it expected and what it got.
-import type { CheckContext } from './context.ts';
+import type { Capability, CheckContext, Observation } from './context.ts';
 import type { Exchange } from './http.ts';
 import type { Overlap } from './overlap.ts';
 
+// What a check's body can end with and what it observes, and the capabilities a target claims, live
+// beside the context that throws and records them (context.ts imports nothing from here: no cycle).
+export { ALL_CAPABILITIES, CheckFailure, CheckSkipped, type Capability, type Observation } from './context.ts';
+
 /** MUST: the seed states it. SHOULD: the seed strongly implies it. OBSERVE: an open point, reported, never failed. */
 export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
-
-/** Parts of the API the seed calls planned in one place and current in another (open point availability). */
-export type Capability = 'multimodal' | 'assets' | 'noul' | 'score' | 'multi';
-export const ALL_CAPABILITIES: readonly Capability[] = ['multimodal', 'assets', 'noul', 'score', 'multi'];
 
 export interface CheckRequirements {
   /** Capabilities the target must claim; otherwise the check is skipped with the reason. */
@@ -50,15 +50,6 @@ export interface Check extends CheckMeta {
 
 export type CheckStatus = 'pass' | 'fail' | 'skip' | 'observed';
 
-export interface Observation {
-  /** What the server did, in a few words (e.g. "status 200"). */
-  summary: string;
-  /** The matching reference choice, from the spec's open point. */
-  reference?: string;
-  /** True when the server did what the reference server does. */
-  matchesReference?: boolean;
-}
-
 export interface CheckResult extends CheckMeta {
   status: CheckStatus;
   durationMs: number;
@@ -69,25 +60,8 @@ export interface CheckResult extends CheckMeta {
   exchanges: Exchange[];
   /** For concurrent checks: the overlap measured from the exchanges (overlap.ts). */
   overlap?: Overlap;
-}
-
-/** Thrown by a check body to fail: states what was expected and what was observed. */
-export class CheckFailure extends Error {
-  constructor(
-    readonly expected: string,
-    readonly observed: string,
-  ) {
-    super(`Expected ${expected}; observed ${observed}.`);
-    this.name = 'CheckFailure';
-  }
-}
-
-/** Thrown by a check body that cannot run against this target, with the reason. */
-export class CheckSkipped extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'CheckSkipped';
-  }
+  /** For a response rule's result (response-rules/): how many exchanges it judged and broke, and who sent those. */
+  rule?: { judged: number; breached: number; breachedBy: Record<string, number> };
 }
 
 /**

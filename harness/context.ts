@@ -1,7 +1,39 @@
-// What a check gets: the target, HTTP with each key, and ways to fail, skip and observe.
-import { CheckFailure, CheckSkipped, type Capability, type Observation } from './check.ts';
+// What a check gets: the target, HTTP with each key, and ways to fail, skip and observe. The check
+// model (check.ts) builds on this module and re-exports what is declared here; nothing here imports it.
 import type { Http, Reply, SentRequest } from './http.ts';
 import { DEFAULT_CONCURRENCY } from './overlap.ts';
+
+/** Parts of the API the seed calls planned in one place and current in another (open point availability). */
+export type Capability = 'multimodal' | 'assets' | 'noul' | 'score' | 'multi';
+export const ALL_CAPABILITIES: readonly Capability[] = ['multimodal', 'assets', 'noul', 'score', 'multi'];
+
+export interface Observation {
+  /** What the server did, in a few words (e.g. "status 200"). */
+  summary: string;
+  /** The matching reference choice, from the spec's open point. */
+  reference?: string;
+  /** True when the server did what the reference server does. */
+  matchesReference?: boolean;
+}
+
+/** Thrown by a check body to fail: states what was expected and what was observed. */
+export class CheckFailure extends Error {
+  constructor(
+    readonly expected: string,
+    readonly observed: string,
+  ) {
+    super(`Expected ${expected}; observed ${observed}.`);
+    this.name = 'CheckFailure';
+  }
+}
+
+/** Thrown by a check body that cannot run against this target, with the reason. */
+export class CheckSkipped extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'CheckSkipped';
+  }
+}
 
 export interface Target {
   baseUrl: string;

@@ -3,6 +3,7 @@
 import { errorCodes, schemaValidator, validateResponseBody } from '../spec/index.ts';
 import { CheckFailure } from './check.ts';
 import type { Reply } from './http.ts';
+import { isSuccess } from './status.ts';
 
 const statedStatus = new Map(errorCodes.map((entry) => [entry.code, entry.statedStatus]));
 const requestIdShape = schemaValidator('RequestId', 'contract');
@@ -13,10 +14,7 @@ export function describeReply(reply: Reply): string {
   return `status ${reply.status}${typeof code === 'string' ? ` with code ${code}` : ''}${code ? '' : ` and body ${JSON.stringify(body)}`}`;
 }
 
-/** A 2xx status: any success, whichever one an open point lets the server choose. */
-export function isSuccess(reply: { status: number }): boolean {
-  return reply.status >= 200 && reply.status < 300;
-}
+export { isSuccess } from './status.ts';
 
 export function expectStatus(reply: Reply, expected: number | number[] | '2xx', what = ''): void {
   const ok = expected === '2xx' ? isSuccess(reply) : Array.isArray(expected) ? expected.includes(reply.status) : reply.status === expected;

@@ -1,8 +1,9 @@
 // The suites' only way to a server: HTTP with a timeout on every request, a cap on every
 // response body, keys redacted from everything recorded, and a curl line to reproduce it.
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from 'undici';
+import { getGlobalDispatcher, request } from 'undici';
 import { operations } from '../spec/index.ts';
 import { redactDeep, redactText } from './redaction.ts';
 
@@ -21,6 +22,13 @@ export interface SentRequest {
   contentType?: string;
   /** Sent as `Authorization: Bearer <key>`; null sends no Authorization header. */
   key?: string | null;
+  /**
+   * Sends `path` on the wire exactly as written: not parsed as a URL, so that dot segments
+   * (`/v1/./decide`), doubled slashes and percent escapes reach the server as the check wrote them.
+   */
+  exactPath?: boolean;
+  /** Sends the body in chunked transfer coding, without Content-Length. */
+  chunked?: boolean;
 }
 
 export interface Reply {
@@ -61,8 +69,11 @@ export interface HttpOptions {
   bodyCapBytes?: number;
   /** Secrets to redact wherever they appear in recorded exchanges. */
   secrets: string[];
-  /** Receives every exchange, for evidence and latency figures. */
-  record(exchange: Exchange): void;
+  /**
+   * Receives every exchange, for evidence and latency figures; with a response, also the request
+   * as sent and the reply whole (uncut, unredacted), which the response rules judge.
+   */
+  record(exchange: Exchange, answered?: { sent: SentRequest; reply: Reply }): void;
   /** The keys of the run and their variables, so that each reproduce line names the key its request used. */
   keys?: readonly KeyVariable[];
   /** Where bodies too large to inline go; without it, their reproduce lines say the body is not kept. */
@@ -130,6 +141,8 @@ export interface CurlOptions {
   keyVariable?: string | null;
   /** Where the bytes of a body too large to inline were written, relative to the folder curl runs in. */
   bodyFile?: string;
+  /** The path goes out as written (`--path-as-is`: curl, too, removes dot segments otherwise). */
+  pathAsIs?: boolean;
 }
 
 /** A curl line that reproduces the request; keys appear as environment variables, never in clear. */
@@ -140,7 +153,7 @@ export function curlFor(
   body: string | Uint8Array | undefined,
   options: CurlOptions = {},
 ): string {
-  const parts = ['curl -sS -i', '-X', method, shellQuote(url)];
+  const parts = ['curl -sS -i', ...(options.pathAsIs ? ['--path-as-is'] : []), '-X', method, shellQuote(url)];
   for (const [name, value] of Object.entries(headers)) {
     // curl drops a header written "Name:" with nothing after the colon; "Name;" sends it empty.
     if (value === '') parts.push('-H', shellQuote(`${name};`));
@@ -213,6 +226,17 @@ function classify(error: unknown, timeoutMs: number): TransportError {
   return new TransportError('network', `${err.code ?? err.name ?? 'error'}: ${err.message ?? String(error)}`);
 }
 
+/** The origin and the path as written, under the base URL's own path (if any). */
+function exactTarget(baseUrl: string, path: string): { origin: string; path: string } {
+  const base = new URL(baseUrl);
+  return { origin: base.origin, path: `${base.pathname.replace(/\/$/, '')}${path}` };
+}
+
+/** The body as a stream of one chunk: no length known, so it goes out chunked. */
+function chunksOf(body: string | Uint8Array): Readable {
+  return Readable.from([typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body)]);
+}
+
 /** Why `signal` was aborted, as the error a request it stops throws. */
 function abortedBy(signal: AbortSignal): TransportError {
   return signal.reason instanceof TransportError ? signal.reason : new TransportError('timeout', 'the request was stopped: its check is over');
@@ -257,6 +281,8 @@ function sendOnce(options: HttpOptions): Http {
     if (signal?.aborted) throw abortedBy(signal);
     const url = `${options.baseUrl}${sent.path}`;
     const { headers, body } = wireRequest(sent);
+    // A chunked body: undici sets no Content-Length for an iterable and sends Transfer-Encoding: chunked.
+    const sentHeaders = sent.chunked && body !== undefined ? { ...headers, 'transfer-encoding': 'chunked' } : headers;
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : `<${body.byteLength} bytes>`;
     const inline = typeof body === 'string' && Buffer.byteLength(body) <= CURL_BODY_LIMIT;
     const bodyFile = body !== undefined && !inline && options.bodies ? keepBody(options.bodies, body, options.secrets) : undefined;
@@ -266,14 +292,18 @@ function sendOnce(options: HttpOptions): Http {
       request: {
         method: sent.method,
         url,
-        headers: redactDeep(headers, options.secrets),
+        headers: redactDeep(sentHeaders, options.secrets),
         ...(bodyText !== undefined ? { body: redactText(excerpt(bodyText), options.secrets) } : {}),
         bodyBytes: body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
       },
       startedAtMs: 0,
       durationMs: 0,
       curl: redactText(
-        curlFor(sent.method, url, headers, body, { ...(keyVariable !== undefined ? { keyVariable } : {}), ...(bodyFile ? { bodyFile } : {}) }),
+        curlFor(sent.method, url, sentHeaders, body, {
+          ...(keyVariable !== undefined ? { keyVariable } : {}),
+          ...(bodyFile ? { bodyFile } : {}),
+          ...(sent.exactPath ? { pathAsIs: true } : {}),
+        }),
         options.secrets,
       ),
       ...(operationIdOf(sent.method, sent.path) ? { operationId: operationIdOf(sent.method, sent.path)! } : {}),
@@ -281,12 +311,14 @@ function sendOnce(options: HttpOptions): Http {
     const started = performance.now();
     exchange.startedAtMs = performance.timeOrigin + started;
     try {
-      const response = await request(url, {
+      const init = {
         method: sent.method as 'GET',
         headers,
-        ...(body !== undefined ? { body } : {}),
+        ...(body !== undefined ? { body: sent.chunked ? chunksOf(body) : body } : {}),
         signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]) : AbortSignal.timeout(options.timeoutMs),
-      });
+      };
+      // request(url) parses the URL, which removes dot segments; the dispatcher takes the path as given.
+      const response = sent.exactPath ? await getGlobalDispatcher().request({ ...init, ...exactTarget(options.baseUrl, sent.path) }) : await request(url, init);
       const bytes = await readCapped(response.body as AsyncIterable<Buffer>, cap);
       const durationMs = performance.now() - started;
       const text = bytes.toString('utf8');
@@ -301,8 +333,9 @@ function sendOnce(options: HttpOptions): Http {
       }
       exchange.durationMs = durationMs;
       exchange.response = { status: response.statusCode, headers: responseHeaders, body: redactText(excerpt(text), options.secrets), bodyBytes: bytes.length };
-      options.record(exchange);
-      return { status: response.statusCode, headers: responseHeaders, text, json, durationMs };
+      const reply: Reply = { status: response.statusCode, headers: responseHeaders, text, json, durationMs };
+      options.record(exchange, { sent, reply });
+      return reply;
     } catch (error) {
       const failure = signal?.aborted ? abortedBy(signal) : classify(error, options.timeoutMs);
       exchange.durationMs = performance.now() - started;

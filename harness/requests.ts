@@ -3,6 +3,7 @@
 // sizes, uploaded assets for media parts, and the short form of a reply that observations quote.
 import type { ApiClient, CheckContext } from './context.ts';
 import type { Reply } from './http.ts';
+import { isSuccess } from './status.ts';
 import { pngImage, sampleFor, type SampleMimeType } from './samples/media.ts';
 import type { MediaPartType } from './request-bodies.ts';
 
@@ -47,7 +48,7 @@ export async function withUploadedAssets(t: CheckContext, type: MediaPartType, c
     for (let index = 0; index < count; index += 1) {
       const reply = await t.a.upload(type === 'image' ? pngImage() : sampleFor(mimeType), mimeType);
       const id = reply.json?.id;
-      if (reply.status < 200 || reply.status >= 300 || typeof id !== 'string') {
+      if (!isSuccess(reply) || typeof id !== 'string') {
         t.skip(`could not prepare the request: uploading a ${mimeType} sample answered status ${reply.status}`);
       }
       ids.push(id);

@@ -5,6 +5,8 @@ import { createCheckContext, type SharedWork, type Target } from './context.ts';
 import { createHttp, KEY_VARIABLES, TransportError, type BodyStore, type Exchange, type KeyVariable } from './http.ts';
 import { DEFAULT_CONCURRENCY, describeOverlap, overlapAchieved, overlapOf, type Overlap } from './overlap.ts';
 import { redactDeep, redactText } from './redaction.ts';
+import { judgedExchange } from './response-rules/exchange.ts';
+import type { RuleLedger } from './response-rules/ledger.ts';
 
 export interface RunOptions {
   target: Target;
@@ -27,6 +29,8 @@ export interface RunOptions {
   bodies?: BodyStore;
   /** Work the checks of one run share (runChecks makes one per run). */
   sharedWork?: SharedWork;
+  /** Judges every exchange of every check by the response rules, as it is received (one ledger per run). */
+  ruleLedger?: RuleLedger;
   onStart?(check: Check): void;
   /** What a running check is waiting for, to show the person running the kit. */
   onAnnounce?(check: Check, text: string): void;
@@ -95,7 +99,10 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     secrets,
     keys: keyVariables(options),
     ...(options.bodies ? { bodies: options.bodies } : {}),
-    record: (exchange) => exchanges.push(exchange),
+    record: (exchange, answered) => {
+      exchanges.push(exchange);
+      if (answered && options.ruleLedger) options.ruleLedger.judge(judgedExchange(answered.sent, answered.reply, secrets), exchange, check.id);
+    },
     onRateLimited: () => {
       rateLimited += 1;
     },

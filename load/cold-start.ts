@@ -7,6 +7,7 @@ import type { ColdStartReport } from '../reports/load-run.ts';
 import { coldStartAllowanceMs } from '../spec/index.ts';
 import { median } from './compare.ts';
 import { startKeyedServer } from './server-process.ts';
+import { isSuccess } from '../harness/status.ts';
 
 export interface ColdStart {
   listeningMs: number;
@@ -34,7 +35,7 @@ export async function coldStart(options: { command?: readonly [string, ...string
         body: options.body ?? DECIDE_BODY,
       }).catch(() => undefined);
       await reply?.body.dump();
-      if (reply && reply.statusCode >= 200 && reply.statusCode < 300) return { listeningMs: server.listeningMs, firstDecideMs: server.sinceSpawn() };
+      if (reply && isSuccess({ status: reply.statusCode })) return { listeningMs: server.listeningMs, firstDecideMs: server.sinceSpawn() };
       if (server.sinceSpawn() > allowanceMs) throw new Error(`no successful decide within ${allowanceMs} ms of the spawn`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

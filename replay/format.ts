@@ -1,9 +1,16 @@
 // The replay's outputs: text for a terminal or CI log, JSON for tools.
 import type { ReplayReport } from './replay.ts';
 
+/** The response rules a replayed response broke, MUST ones first (they fail the replay). */
+export function brokenRules(report: ReplayReport) {
+  const broken = report.rules.filter((rule) => rule.status === 'fail');
+  return [...broken.filter((rule) => rule.level === 'MUST'), ...broken.filter((rule) => rule.level !== 'MUST')];
+}
+
 export function verdictLine(report: ReplayReport): string {
   const { replayed, changed, skipped } = report.counts;
-  return `${changed > 0 ? `${changed} of ${replayed} replayed exchanges changed outcome` : `all ${replayed} replayed exchanges kept their outcome`}; ${skipped} skipped.`;
+  const must = brokenRules(report).filter((rule) => rule.level === 'MUST').length;
+  return `${changed > 0 ? `${changed} of ${replayed} replayed exchanges changed outcome` : `all ${replayed} replayed exchanges kept their outcome`}; ${skipped} skipped${must > 0 ? `; ${must} MUST response rule${must === 1 ? '' : 's'} broken` : ''}.`;
 }
 
 const where = (url: string) => {
@@ -18,6 +25,15 @@ export function formatReplay(report: ReplayReport, format: 'text' | 'json'): str
         verdict: verdictLine(report),
         counts: report.counts,
         skip_reasons: report.skipReasons,
+        broken_rules: brokenRules(report).map((rule) => ({
+          id: rule.id,
+          level: rule.level,
+          seed_sections: rule.seedSections,
+          title: rule.title,
+          message: rule.message,
+          ...rule.rule,
+          curl: rule.exchanges[0]?.curl,
+        })),
         changed: report.verdicts.flatMap((v) =>
           v.kind === 'changed'
             ? [
@@ -44,6 +60,8 @@ export function formatReplay(report: ReplayReport, format: 'text' | 'json'): str
     const { exchange } = verdict;
     lines.push(`CHANGED  #${exchange.index} ${exchange.checkId}: ${exchange.request.method} ${where(exchange.request.url)}: ${verdict.changes.join('; ')}`);
   }
+  for (const rule of brokenRules(report))
+    lines.push(`RULE     ${rule.id} (${rule.level}, seed ${rule.seedSections.join(', ')}): ${rule.message}\n         ${rule.exchanges[0]?.curl ?? ''}`);
   for (const [reason, count] of Object.entries(report.skipReasons)) lines.push(`skipped  ${count} exchange${count === 1 ? '' : 's'}: ${reason}`);
   return lines.join('\n');
 }

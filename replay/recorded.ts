@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { COMPRESSED_SUFFIX } from '../harness/http.ts';
+import { RESPONSE_RULES_AREA } from '../harness/response-rules/catalogue.ts';
 import { isObject } from '../spec/index.ts';
 
 export interface RecordedExchange {
@@ -51,7 +52,8 @@ export function readRecordedExchanges(file: string): RecordedExchange[] {
   }
   const exchanges: RecordedExchange[] = [];
   for (const check of parsed.checks) {
-    if (!isObject(check) || !Array.isArray(check.evidence)) continue;
+    // A response rule's evidence is an exchange a check sent, already listed under that check.
+    if (!isObject(check) || !Array.isArray(check.evidence) || check.area === RESPONSE_RULES_AREA) continue;
     for (const evidence of check.evidence) {
       if (!isObject(evidence) || !isObject(evidence.request)) continue;
       const request = evidence.request as unknown as RecordedExchange['request'];

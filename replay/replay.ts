@@ -4,6 +4,9 @@
 // outcome differs and a second key was given: the file does not say which project sent it).
 import { createHttp, TransportError, type Reply, type SentRequest } from '../harness/http.ts';
 import { isMask, redactText } from '../harness/redaction.ts';
+import { judgedExchange } from '../harness/response-rules/exchange.ts';
+import { createRuleLedger } from '../harness/response-rules/ledger.ts';
+import type { CheckResult } from '../harness/check.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { isExcerpt, outcomeChanges } from './outcome.ts';
 import type { RecordedExchange } from './recorded.ts';
@@ -25,6 +28,8 @@ export interface ReplayReport {
   counts: { replayed: number; same: number; changed: number; skipped: number };
   /** Skip reasons with how many exchanges each one covers. */
   skipReasons: Record<string, number>;
+  /** Every response rule's verdict on the replayed responses (harness/response-rules/), in catalogue order. */
+  rules: CheckResult[];
 }
 
 const NOT_RESENT = new Set(['authorization', 'content-length', 'host', 'connection', 'transfer-encoding']);
@@ -44,10 +49,22 @@ export function skipReason(exchange: RecordedExchange): string | undefined {
 export async function replay(exchanges: readonly RecordedExchange[], target: ReplayTarget): Promise<ReplayReport> {
   const ids = new IdentifierMap();
   const secrets = [target.keyA, ...(target.keyB ? [target.keyB] : [])];
-  const http = createHttp({ baseUrl: target.baseUrl, timeoutMs: target.timeoutMs, secrets, record: () => {} });
+  // Every replayed response is judged by the response rules, as the run's were: a new server
+  // that keeps every outcome can still break a rule the old run's checks never looked at.
+  const ledger = createRuleLedger();
+  let sender = '';
+  const http = createHttp({
+    baseUrl: target.baseUrl,
+    timeoutMs: target.timeoutMs,
+    secrets,
+    record: (recorded, answered) => {
+      if (answered) ledger.judge(judgedExchange(answered.sent, answered.reply, secrets), recorded, sender);
+    },
+  });
   const verdicts: ReplayVerdict[] = [];
 
   for (const exchange of exchanges) {
+    sender = `${exchange.checkId} #${exchange.index}`;
     const reason = skipReason(exchange);
     if (reason) {
       verdicts.push({ kind: 'skipped', exchange, reason });
@@ -108,5 +125,6 @@ export async function replay(exchanges: readonly RecordedExchange[], target: Rep
     verdicts,
     counts: { replayed: count('same') + count('changed'), same: count('same'), changed: count('changed'), skipped: count('skipped') },
     skipReasons,
+    rules: ledger.results(),
   };
 }

@@ -4,7 +4,7 @@
 // (it measures from its first request), so its results.json has none of those fields.
 import { redactDeep } from '../harness/redaction.ts';
 import type { ColdStartReport, LoadSection } from './load-run.ts';
-import { runHead, runTimes, type RunBasics } from './run-report.ts';
+import { runHead, runTimes, type RunBasics } from './run-basics.ts';
 
 /** `decision-conformance load run`: repeats of one scenario against one server. */
 export interface LoadRunReport extends RunBasics {

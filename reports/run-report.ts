@@ -5,32 +5,18 @@ import type { CheckResult, CheckStatus, Level } from '../harness/check.ts';
 import type { Target } from '../harness/context.ts';
 import type { Exchange } from '../harness/http.ts';
 import { combinedOverlap, overlapAchieved, type Overlap } from '../harness/overlap.ts';
-import { openPoints, specSha256, specVersion } from '../spec/index.ts';
+import { openPoints } from '../spec/index.ts';
 import { latencyByOperation, type LatencyStats } from './latency.ts';
 import { redactDeep } from '../harness/redaction.ts';
 import type { ColdStartRunReport, LoadRunReport } from './load-report.ts';
-import { kitIdentity, type KitIdentity } from './kit-identity.ts';
+import { milliseconds, runHead, runTimes, type RunBasics } from './run-basics.ts';
 
 export type { LatencyStats } from './latency.ts';
-
-/**
- * Bumped only by breaking changes to results.json; fields may be added within a version (see README.md).
- * 2: every file says its `kind`, and load and cold-start runs no longer carry a conformance run's fields.
- */
-export const RESULTS_SCHEMA_VERSION = 2;
+// The fields every kind of run has, in a module of their own that load-report.ts imports too.
+export { RESULTS_SCHEMA_VERSION, runHead, runTimes, type RunBasics, type RunKind } from './run-basics.ts';
 
 /** What a run of any kind is: results.json says its kind, and each kind has only the fields it has. */
 export type RunReport = ConformanceRunReport | LoadRunReport | ColdStartRunReport;
-
-/** The fields every kind of run has. */
-export interface RunBasics {
-  schema_version: typeof RESULTS_SCHEMA_VERSION;
-  kit: KitIdentity;
-  spec: { version: string; sha256: string };
-  started_at: string;
-  finished_at: string;
-  duration_ms: number;
-}
 
 /** A run of checks (`decision-conformance run`): the conformance and property suites. */
 export interface ConformanceRunReport extends RunBasics {
@@ -76,6 +62,8 @@ export interface CheckReport {
   evidence: EvidenceReport[];
   /** For checks that send requests together: the overlap measured from their exchanges. */
   overlap?: OverlapReport;
+  /** For a response rule (area response-rules): how many exchanges it judged and how many broke it, by sender. */
+  rule?: { judged: number; breached: number; breached_by: Record<string, number> };
 }
 
 export interface OverlapReport {
@@ -120,16 +108,6 @@ export interface RunFacts {
   warmup: { durationMs: number; ok: boolean; message?: string };
   /** Every key the run used. None of them appears anywhere in the report, whoever wrote it where. */
   secrets: readonly string[];
-}
-
-/** The first fields of every results.json: its version and kind, the kit and the spec. */
-export function runHead<K extends RunReport['kind']>(kind: K): Pick<RunBasics, 'schema_version' | 'kit' | 'spec'> & { kind: K } {
-  return { schema_version: RESULTS_SCHEMA_VERSION, kind, kit: { ...kitIdentity }, spec: { version: specVersion, sha256: specSha256 } };
-}
-
-/** When a run started and finished, and how long it took. */
-export function runTimes(startedAt: Date, finishedAt: Date): Pick<RunBasics, 'started_at' | 'finished_at' | 'duration_ms'> {
-  return { started_at: startedAt.toISOString(), finished_at: finishedAt.toISOString(), duration_ms: milliseconds(finishedAt.getTime() - startedAt.getTime()) };
 }
 
 export function buildRunReport(facts: RunFacts): ConformanceRunReport {
@@ -213,6 +191,7 @@ function checkReport(result: CheckResult): CheckReport {
     notes: [...result.notes],
     evidence: result.exchanges.map(evidenceReport),
     ...(result.overlap ? { overlap: overlapReport(result.overlap) } : {}),
+    ...(result.rule ? { rule: { judged: result.rule.judged, breached: result.rule.breached, breached_by: { ...result.rule.breachedBy } } } : {}),
   };
 }
 
@@ -251,9 +230,4 @@ function openPointsCitedBy(checks: readonly CheckReport[]): OpenPointReport[] {
   return openPoints
     .filter((point) => cited.has(point.id))
     .map((point) => ({ id: point.id, seed_section: point.seedSection, open: point.open, reference_choice: point.referenceChoice.summary }));
-}
-
-/** Durations to a tenth of a millisecond: finer digits are timer noise and make reports harder to diff. */
-function milliseconds(ms: number): number {
-  return Math.max(0, Math.round(ms * 10) / 10);
 }

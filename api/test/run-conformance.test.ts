@@ -4,9 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ConformanceOptionsError, runConformance, type CheckResult } from '../index.ts';
+import { responseRuleMeta } from '../../harness/response-rules/catalogue.ts';
 import { startServerUnderTest, UNREACHABLE, type ServerUnderTest } from './fixtures/server-under-test.ts';
 
 const ONLY = ['AUTH-VALID-KEY', 'DECIDE-MISSING-CONTEXT', 'DECIDE-PROBABILITY-RANGE'];
+/** After the checks, every response rule's verdict on their exchanges, in catalogue order. */
+const RULES = responseRuleMeta.map((rule) => rule.id);
+const checksOf = (report: { checks: Array<{ area: string }> }) => report.checks.filter((check) => check.area !== 'response-rules');
 
 let good: ServerUnderTest;
 let broken: ServerUnderTest;
@@ -26,9 +30,10 @@ describe('runConformance', () => {
     expect(report.kind).toBe('conformance');
     expect(report.seed).toBe(7);
     expect(report.warmup.ok).toBe(true);
-    expect(report.checks.map((check) => check.id)).toEqual(ONLY);
-    expect(streamed.map((result) => result.id)).toEqual(ONLY);
-    expect(report.summary).toMatchObject({ total: 3, pass: 3, must_failed: 0 });
+    expect(report.checks.map((check) => check.id)).toEqual([...ONLY, ...RULES]);
+    expect(streamed.map((result) => result.id)).toEqual([...ONLY, ...RULES]);
+    expect(report.summary).toMatchObject({ total: ONLY.length + RULES.length, fail: 0, must_failed: 0 });
+    expect(checksOf(report).every((check) => (check as { status?: string }).status === 'pass')).toBe(true);
     expect(JSON.stringify(report)).not.toContain(good.apiKey);
   });
 
@@ -39,7 +44,14 @@ describe('runConformance', () => {
 
   test('a broken server fails the check it breaks, with the expectation and the curl lines', async () => {
     const report = await runConformance({ baseUrl: broken.baseUrl, apiKey: broken.apiKey, only: ONLY });
-    expect(report.summary).toMatchObject({ pass: 2, fail: 1, must_failed: 1 });
+    // The check that exists for the rule fails, and so do the response rules the same answers break.
+    expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.id)).toEqual([
+      'DECIDE-PROBABILITY-RANGE',
+      'choice-answer-shape',
+      'probability-range',
+      'choice-margin',
+    ]);
+    expect(report.summary).toMatchObject({ fail: 4, must_failed: 4 });
     const failed = report.checks.find((check) => check.status === 'fail')!;
     expect(failed.id).toBe('DECIDE-PROBABILITY-RANGE');
     expect(failed.message).toMatch(/observed 1\.5/);

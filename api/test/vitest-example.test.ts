@@ -41,8 +41,10 @@ function runExample(env: Record<string, string>): Promise<Ran> {
 describe('the vitest example', () => {
   test('passes against the reference server: a test per check, skips with their reason, observations logged', async () => {
     const { code, output } = await runExample({});
-    expect(output, output).toMatch(/Tests\s+7 passed \| 2 skipped \(9\)/);
+    // 9 checks (7 passed, 2 skipped), then the 18 response rules (auth-required judges nothing here: no /v1 request goes without a key).
+    expect(output, output).toMatch(/Tests\s+24 passed \| 3 skipped \(27\)/);
     expect(code).toBe(0);
+    expect(output).toMatch(/✓ .*response-rules > request-id: X-Request-ID on every response/);
     expect(output).toMatch(/✓ .*DECIDE-PROBABILITY-RANGE: Every choice probability/);
     // Left out by `skip` at registration, and skipped at run time for want of a second key.
     expect(output).toMatch(/↓ .*DECIDE-CHOICE-MARGIN/);
@@ -52,7 +54,10 @@ describe('the vitest example', () => {
 
   test('fails on the check a broken server breaks, with expected-vs-observed and curl lines', async () => {
     const { code, output } = await runExample({ DECISION_EXAMPLE_BROKEN: 'probability-range' });
-    expect(output, output).toMatch(/Tests\s+1 failed \| 6 passed \| 2 skipped \(9\)/);
+    // The check, and the three response rules probabilities of 1.5 break on every decide any check sent.
+    expect(output, output).toMatch(/Tests\s+4 failed \| 20 passed \| 3 skipped \(27\)/);
+    expect(output).toMatch(/× .*response-rules > probability-range/);
+    expect(output).toMatch(/× .*response-rules > choice-margin/);
     expect(code).toBe(1);
     expect(output).toMatch(/× .*DECIDE-PROBABILITY-RANGE/);
     expect(output).toMatch(/DECIDE-PROBABILITY-RANGE \(MUST\): Expected .* a number in \[0, 1\]; observed 1\.5\./);
@@ -62,7 +67,7 @@ describe('the vitest example', () => {
 
   test('fails every check it was to run when the server cannot be reached, saying why', async () => {
     const { code, output } = await runExample({ DECISION_EXAMPLE_BROKEN: 'unreachable' });
-    expect(output, output).toMatch(/Tests\s+8 failed \| 1 skipped \(9\)/);
+    expect(output, output).toMatch(/Tests\s+26 failed \| 1 skipped \(27\)/);
     expect(code).toBe(1);
     expect(output).toMatch(/Error: the run could not start: .*127\.0\.0\.1:9/);
   });

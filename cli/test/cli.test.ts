@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { parseRunArgs, type RunSettings } from '../args.ts';
 import { DEFAULT_CONCURRENCY } from '../../harness/overlap.ts';
 import { specSha256, specVersion } from '../../spec/index.ts';
@@ -327,9 +327,10 @@ describe('against a separately started server', () => {
     const waitSeconds = Math.ceil(target.shortTtlMs / 1000) + 1;
     expect(ran.stdout.split(`waiting ${waitSeconds} s for uploaded assets to expire`)).toHaveLength(2);
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
-      checks: Array<{ id: string; status: string; evidence: Array<{ request: { method: string; url: string } }> }>;
+      checks: Array<{ id: string; area: string; status: string; evidence: Array<{ request: { method: string; url: string } }> }>;
     };
-    expect(results.checks.map((check) => check.status)).toEqual(['pass', 'observed']);
+    expect(results.checks.filter((check) => check.area !== 'response-rules').map((check) => check.status)).toEqual(['pass', 'observed']);
+    expect(results.checks.filter((check) => check.area === 'response-rules' && check.status === 'fail')).toEqual([]);
     const uploads = results.checks.flatMap((check) => check.evidence).filter(({ request }) => request.method === 'POST' && request.url.endsWith('/v1/assets'));
     expect(uploads).toHaveLength(1);
   });

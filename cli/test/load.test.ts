@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { readRecordedExchanges } from '../../replay/recorded.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
-import { startEmbeddedTarget } from '../embedded-target.ts';
+import { startEmbeddedTarget } from '../../api/embedded-target.ts';
 import { runLoadCommand } from './support/load-command.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'load-cli-'));

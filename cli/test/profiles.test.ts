@@ -7,7 +7,7 @@ import { ALL_CAPABILITIES } from '../../harness/check.ts';
 import { runChecks } from '../../harness/runner.ts';
 import { propertyChecks } from '../../property/registry.ts';
 import { openPoints } from '../../spec/index.ts';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 
 let target: EmbeddedTarget;
 beforeAll(async () => {

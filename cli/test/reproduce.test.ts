@@ -15,7 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { COMPRESSED_BODY_BYTES, KEY_VARIABLES } from '../../harness/http.ts';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { runCommand } from '../run.ts';
 
 const run = promisify(execFile);

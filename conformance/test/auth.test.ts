@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { isOperation, startMutatingProxy, type Mutation, type ProxiedRequest, type ProxiedResponse } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks } from './support/proof.ts';
 import { runOneCheck } from './support/run-check.ts';

@@ -4,7 +4,7 @@
 // server that handles one request at a time is not failed but reported as "no overlap achieved".
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { ALL_CAPABILITIES } from '../../harness/check.ts';
 import { runChecks } from '../../harness/runner.ts';
 import { CRITICAL_SECTION_MS, overlapBugs } from '../../harness/testing/overlap-bugs.ts';

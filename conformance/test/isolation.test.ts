@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import type { EmbeddedTarget } from '../../cli/embedded-target.ts';
+import type { EmbeddedTarget } from '../../api/embedded-target.ts';
 import { isOperation, rewriteJson, type Mutation, type ProxiedRequest } from '../../harness/testing/mutating-proxy.ts';
 import { proveChecks } from './support/proof.ts';
 

@@ -6,6 +6,7 @@ import { startPrismMock } from '../../mock/prism.ts';
 import { ALL_CAPABILITIES, type CheckStatus } from '../../harness/check.ts';
 import { checks } from '../registry.ts';
 import { runChecks } from '../../harness/runner.ts';
+import { createRuleLedger } from '../../harness/response-rules/ledger.ts';
 
 /**
  * What each check does against the mock, by id; checks not listed pass there. Why they cannot
@@ -92,6 +93,18 @@ const NOT_PASSING_ON_PRISM: Record<string, Exclude<CheckStatus, 'pass'>> = {
   'DECIDE-SINGLE-OPTION-MARGIN': 'observed',
   'DECIDE-SUCCESS-STATUS': 'observed',
   'DECIDE-VIDEO-PART': 'fail',
+  'EDGE-BODY-CONTENT-TYPE': 'fail',
+  'EDGE-BODY-CONTENT-TYPE-OUTCOME': 'observed',
+  'EDGE-BODY-JSON-EDGES': 'fail',
+  'EDGE-BODY-JSON-EDGES-OUTCOME': 'observed',
+  'EDGE-BODY-NOT-AN-OBJECT': 'fail',
+  'EDGE-HEAD-STATUS': 'observed',
+  'EDGE-METHOD-NO-KEY': 'fail',
+  'EDGE-METHOD-STATUS': 'observed',
+  'EDGE-METHOD-WITH-KEY': 'fail',
+  'EDGE-SPELLING-NO-KEY': 'fail',
+  'EDGE-SPELLING-STATUS': 'observed',
+  'EDGE-SPELLING-WITH-KEY': 'fail',
   'ERRORS-AFTER-DELETE-BOUNDED': 'fail',
   'ERRORS-BODY-MALFORMED-JSON': 'fail',
   'ERRORS-BODY-UNKNOWN-ASSET': 'fail',
@@ -130,6 +143,18 @@ const NOT_PASSING_ON_PRISM: Record<string, Exclude<CheckStatus, 'pass'>> = {
   'SERVICE-OPENAPI-OPERATIONS': 'fail',
 };
 
+/** The response rules Prism's answers break (harness/response-rules/), with their verdict. */
+const RULES_NOT_HELD_ON_PRISM: Record<string, Exclude<CheckStatus, 'pass'>> = {
+  'answer-ids': 'fail',
+  'auth-required': 'fail',
+  'error-body': 'fail',
+  'invalid-rejected': 'fail',
+  'option-ids': 'fail',
+  'probability-sum': 'observed',
+  'request-id': 'fail',
+};
+
+const ruleLedger = createRuleLedger();
 let mock: Awaited<ReturnType<typeof startPrismMock>>;
 beforeAll(async () => {
   mock = await startPrismMock({ errors: false });
@@ -142,6 +167,7 @@ test('the suite against the Prism mock gives the recorded outcome for every chec
     keyA: 'svc_live_prism_project_a_key',
     keyB: 'svc_live_prism_project_b_key',
     timeoutMs: 10_000,
+    ruleLedger,
   });
   // A concurrency check whose rule held is passed only when answers came together, which on
   // Prism's near-instant static answers happens in some runs and not in others: its skip for no
@@ -151,4 +177,12 @@ test('the suite against the Prism mock gives the recorded outcome for every chec
     results.filter((result) => result.status !== 'pass' && !withoutOverlap(result)).map((result) => [result.id, result.status]),
   );
   expect(observed).toEqual(NOT_PASSING_ON_PRISM);
+  // The response rules judge every exchange of the run: those Prism's answers break.
+  const broken = Object.fromEntries(
+    ruleLedger
+      .results()
+      .filter((rule) => rule.status !== 'pass')
+      .map((rule) => [rule.id, rule.status]),
+  );
+  expect(broken).toEqual(RULES_NOT_HELD_ON_PRISM);
 }, 300_000);

@@ -3,7 +3,7 @@
 // Retry-After and the check judges the next answer. Proven with a proxy that rate-limits every second
 // request, and bounded: a server that answers nothing but 429 still fails.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { startMutatingProxy, type Mutation, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 import { runOneCheck } from './support/run-check.ts';
 

@@ -2,7 +2,7 @@
 // a caller: a server whose every response object carries extra fields fails no check that the
 // same server passes without them.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { ALL_CAPABILITIES } from '../../harness/check.ts';
 import { propertyChecks } from '../../property/registry.ts';
 import { checks } from '../registry.ts';

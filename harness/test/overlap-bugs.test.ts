@@ -2,7 +2,7 @@
 // in a row, and the whole sequential conformance suite with 0 MUST failures), and wrong when
 // requests really overlap (N requests sent together, the symptom read off the responses).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { checks as conformanceChecks } from '../../conformance/registry.ts';
 import { sha256Hex } from '../assets-support.ts';
 import { ALL_CAPABILITIES } from '../check.ts';

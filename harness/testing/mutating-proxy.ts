@@ -1,5 +1,6 @@
 // A deliberately broken server: a proxy in front of a good one that rewrites requests or
 // responses in one named way. The kit's tests use it to prove that each check can fail.
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
@@ -119,4 +120,17 @@ export function rewriteJsonRequest(sent: ProxiedRequest, edit: (body: any) => un
 
 export function isOperation(sent: ProxiedRequest, method: string, pathPrefix: string): boolean {
   return sent.method === method && sent.path.split('?')[0]!.startsWith(pathPrefix);
+}
+
+/** The Asset body a server that stores an upload with no file would answer (a broken server's). */
+export function emptyFileAsset(id = `asset_${randomBytes(12).toString('hex')}`): Record<string, unknown> {
+  return {
+    id,
+    object: 'asset',
+    mime_type: 'image/png',
+    size_bytes: 0,
+    sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    created_at: new Date().toISOString(),
+    expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+  };
 }

@@ -3,7 +3,7 @@
 // pool and any shrinking included), then the whole suite's run time.
 //   npx tsx load/bench/property-suite.ts [--seed N] [--num-runs N]
 import { parseArgs } from 'node:util';
-import { startEmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget } from '../../api/embedded-target.ts';
 import { ALL_CAPABILITIES, type CheckResult } from '../../harness/check.ts';
 import { runCheck } from '../../harness/runner.ts';
 import { propertyChecks } from '../../property/registry.ts';

@@ -13,6 +13,8 @@ import {
   sameIdsBreach,
   type RuleBreach,
 } from '../../harness/answer-rules.ts';
+import { responseRuleMeta } from '../../harness/response-rules/catalogue.ts';
+import { isSuccess } from '../../harness/status.ts';
 
 /** What a request expects, as plain data: the operation judges status and body; questions judge answers. */
 export interface Expectation {
@@ -48,19 +50,37 @@ export interface Rule {
   seed: string;
 }
 
-/** Every rule a load response is judged by; a check is named `<request name> <rule id>`. */
+/**
+ * The response rules of the catalogue (harness/response-rules/) a load response is judged by,
+ * by their catalogue ids: their titles and seed sections come from there.
+ */
+const CATALOGUE_RULES = [
+  'request-id',
+  'contract-body',
+  'error-request-id',
+  'answer-ids',
+  'option-ids',
+  'probability-range',
+  'choice-argmax',
+  'choice-margin',
+  'abstain-choice-null',
+  'input-tokens',
+] as const;
+
+function fromCatalogue(id: string): Rule {
+  const meta = responseRuleMeta.find((rule) => rule.id === id);
+  if (!meta) throw new Error(`No response rule ${id} in the catalogue`);
+  return { title: meta.title, seed: meta.seedSections.join(', ') };
+}
+
+/**
+ * Every rule a load response is judged by; a check is named `<request name> <rule id>`. `status`
+ * is the load scenarios' own expectation (each request they send is one that succeeds), not a
+ * rule of every response; the rest are the catalogue's.
+ */
 export const RULES: Readonly<Record<string, Rule>> = Object.freeze({
   status: { title: 'a status the operation answers on success (or a refusal of an open-point shape)', seed: '4' },
-  'request-id': { title: 'X-Request-ID present, and the one the caller sent when it sent one', seed: '2.7' },
-  'contract-body': { title: 'body valid against the contract form of the spec for its operation and status', seed: '2, 4, 7' },
-  'error-request-id': { title: 'error.request_id equal to the X-Request-ID header (or null)', seed: '7' },
-  'answer-ids': { title: 'one answer per question id sent, ids exactly as sent', seed: '2.1, 2.4' },
-  'option-ids': { title: 'choice probabilities keyed by exactly the option ids sent', seed: '2.1, 2.4' },
-  'probability-range': { title: 'every choice probability a number from 0 to 1', seed: '2.4' },
-  'choice-argmax': { title: 'a non-null choice is an option with the top probability', seed: '2.4' },
-  'choice-margin': { title: 'confidence is the top-1 minus the top-2 probability', seed: '2.4' },
-  'abstain-choice-null': { title: 'choice is null when abstain is true', seed: '2.4, 3' },
-  'input-tokens': { title: 'usage.input_tokens an integer of at least 0', seed: '1, 2.4' },
+  ...Object.fromEntries(CATALOGUE_RULES.map((id) => [id, fromCatalogue(id)])),
 });
 
 /** The rule a check name ends with, e.g. "decide choice-margin" -> "choice-margin". */
@@ -170,7 +190,7 @@ export function createJudge(validators: Readonly<Record<string, SchemaValidator>
     const { operation, openPoint } = request.expect;
     const { status } = response;
     const schema = schemaFor(operation, status);
-    const success = status >= 200 && status < 300 && schema !== undefined;
+    const success = isSuccess(response) && schema !== undefined;
     const refused = openPoint !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 429 ? openPoint : undefined;
     verdict(
       'status',

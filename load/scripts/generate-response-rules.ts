@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { standaloneValidatorsCode } from '../../spec/validators.ts';
 import { responseSchemas, tableSchemaNames } from '../rules/response-schemas.ts';
+import { responseRuleMeta } from '../../harness/response-rules/catalogue.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const entry = fileURLToPath(new URL('../rules/bundle.ts', import.meta.url));
@@ -32,6 +33,11 @@ function specFreeModules(standaloneCode: string): Plugin {
       // CommonJS exporting one validator per schema name; its require()s of ajv's runtime and
       // ajv-formats resolve from the repository and are bundled like any dependency.
       setup.onLoad({ filter: /^contract$/, namespace: 'standalone-validators' }, () => ({ loader: 'js', contents: standaloneCode, resolveDir: root }));
+      // The catalogue of response rules as its metadata alone: k6 reads ids, titles and seed sections.
+      setup.onLoad({ filter: /harness\/response-rules\/catalogue\.ts$/ }, () => ({
+        loader: 'js',
+        contents: `export const responseRuleMeta = ${JSON.stringify(responseRuleMeta)};\n`,
+      }));
       setup.onLoad({ filter: /load\/rules\/response-schemas\.ts$/ }, () => ({
         loader: 'js',
         contents: `export const responseSchemas = ${JSON.stringify(responseSchemas)};\n`,

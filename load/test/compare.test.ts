@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadCommand } from '../../cli/load.ts';
 import { isOperation, startMutatingProxy, type Mutation, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
 import { startKeyedServer, type KeyedServerProcess } from '../server-process.ts';
@@ -17,7 +16,7 @@ import { compareRuns, parseTolerance, type Comparison } from '../compare.ts';
 import { P99_MIN_REQUESTS } from '../definitions/order-statistics.js';
 import { interleavedRuns } from '../interleave.ts';
 import { warmUp } from '../run.ts';
-import { growingLatency, settingsFor } from './support.ts';
+import { growingLatency, runLoadCommand, settingsFor } from './support.ts';
 
 const made = (
   throughput: number,
@@ -119,19 +118,13 @@ describe('the decision', () => {
     };
     const baseline = folder([made(1000, 4)]);
     const candidate = folder([made(1000, 4, { generator: 'k6' })]);
-    let out = '';
-    let err = '';
-    const run = (extra: string[]) =>
-      loadCommand(
-        ['compare', '--baseline', baseline, '--candidate', candidate, ...extra],
-        {},
-        (text) => (out += text),
-        (text) => (err += text),
-      );
-    expect(await run([])).toBe(2);
-    expect(err).toMatch(/different generators or percentile methods \(node, nearest-rank \/ k6, nearest-rank\)/);
-    expect(await run(['--allow-mixed-generators'])).toBe(0);
-    expect(out).toMatch(/no regression[\s\S]*cannot judge the tail/);
+    const run = (...extra: string[]) => runLoadCommand('compare', '--baseline', baseline, '--candidate', candidate, ...extra);
+    const refused = await run();
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/different generators or percentile methods \(node, nearest-rank \/ k6, nearest-rank\)/);
+    const allowed = await run('--allow-mixed-generators');
+    expect(allowed.code, allowed.err).toBe(0);
+    expect(allowed.out).toMatch(/no regression[\s\S]*cannot judge the tail/);
   });
 });
 

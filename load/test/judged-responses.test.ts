@@ -5,15 +5,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runLoadCommand } from '../../cli/test/support/load-command.ts';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { isOperation, rewriteJson, startMutatingProxy, type Mutation } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
 import { runWithK6 } from '../k6.ts';
 import { loadDefinition } from '../runner/definition.ts';
 import { runWithNode } from '../runner/run-scenario.ts';
 import { warmUp } from '../run.ts';
-import { k6ForTests, loadRunErrors, settingsFor } from './support.ts';
+import { k6ForTests, loadRunErrors, runLoadCommand, settingsFor } from './support.ts';
 
 const k6 = k6ForTests();
 const SHORT = { DURATION: '2', RATE: '20' };

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { isOperation, startMutatingProxy } from '../../harness/testing/mutating-proxy.ts';
 import { SCENARIO_DIR, runWithK6 } from '../k6.ts';
 import { SCENARIOS } from '../runner/definition.ts';

@@ -1,7 +1,7 @@
 // The Node runner: the same definitions, checks and result shape as k6; each response check
 // fails against a server broken in exactly that way; k6 and the Node runner agree.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { isOperation, rewriteJson, startMutatingProxy, type Mutation } from '../../harness/testing/mutating-proxy.ts';
 import { runWithK6 } from '../k6.ts';
 import { loadDefinition } from '../runner/definition.ts';

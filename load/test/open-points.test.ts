@@ -6,10 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parseRunArgs } from '../../cli/args.ts';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
-import { runLoadCommand } from '../../cli/test/support/load-command.ts';
-import { runCommand } from '../../cli/run.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { FEEDBACK_REFERENCE_SHAPE_CHECK, feedbackChecks } from '../../conformance/feedback.ts';
 import { isOperation, startMutatingProxy, type Mutation, type ProxiedRequest } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun, LoadSection } from '../../reports/load-run.ts';
@@ -17,7 +14,7 @@ import { runWithK6 } from '../k6.ts';
 import { loadDefinition, SCENARIOS } from '../runner/definition.ts';
 import { runWithNode } from '../runner/run-scenario.ts';
 import { warmUp } from '../run.ts';
-import { k6ForTests, loadRunErrors, settingsFor, SHORT_SETTINGS } from './support.ts';
+import { k6ForTests, loadRunErrors, runKitCommand, runLoadCommand, settingsFor, SHORT_SETTINGS } from './support.ts';
 
 const k6 = k6ForTests();
 const SHORT = { DURATION: '2', RATE: '20' };
@@ -156,24 +153,21 @@ test('load run --from-results: a conformance run that saw the reference feedback
   expect(feedbackChecks.map((check) => check.id)).toContain(FEEDBACK_REFERENCE_SHAPE_CHECK);
   await withProxy(reference.baseUrl, otherFeedbackShape, async (baseUrl) => {
     const conformanceDir = join(scratch, 'conformance');
-    const settings = parseRunArgs(
-      [
-        '--base-url',
-        baseUrl,
-        '--api-key',
-        reference.keyA,
-        '--only',
-        FEEDBACK_REFERENCE_SHAPE_CHECK,
-        '--capabilities',
-        'assets,multimodal',
-        '--report-dir',
-        conformanceDir,
-        '--quiet',
-      ],
-      {},
+    const conformance = await runKitCommand(
+      'run',
+      '--base-url',
+      baseUrl,
+      '--api-key',
+      reference.keyA,
+      '--only',
+      FEEDBACK_REFERENCE_SHAPE_CHECK,
+      '--capabilities',
+      'assets,multimodal',
+      '--report-dir',
+      conformanceDir,
+      '--quiet',
     );
-    if (settings === 'help') throw new Error('unexpected help');
-    await runCommand(settings, { tty: false, color: false, write: () => {} });
+    expect(conformance.code, conformance.out + conformance.err).not.toBe(2);
 
     const loadDir = join(scratch, 'load');
     const ran = await runLoadCommand(

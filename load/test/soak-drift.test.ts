@@ -1,7 +1,7 @@
 // The soak's own drift verdict: a server whose latency grows with uptime fails the soak without
 // any baseline (under the Node runner and under k6); the reference server, in both profiles, holds.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
 import { driftLimits, latencyDriftThresholds, memoryDriftThresholds } from '../definitions/drift.js';

@@ -1,10 +1,12 @@
 // What the load tests share: the k6 they use, the embedded reference server as the target, the
-// schema every load result must satisfy, and a server whose latency grows with uptime.
+// schema every load result must satisfy, a server whose latency grows with uptime, and the
+// command line run as users run it.
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { runKitCommand as runKit, type CommandRun } from '../../harness/testing/kit-command.ts';
 import { isOperation, type Mutation } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
 import type { ScenarioName } from '../runner/definition.ts';
@@ -79,3 +81,11 @@ export const SHORT_SETTINGS: Record<ScenarioName, Record<string, string>> = {
   soak: { DURATION: '3', RATE: '20', WINDOW_S: '1' },
   'cold-start': { STEADY_COUNT: '5', IDLE_S: '1' },
 };
+
+export type { CommandRun } from '../../harness/testing/kit-command.ts';
+
+/** `decision-conformance ARGS` as users run it (harness/testing/kit-command.ts). */
+export const runKitCommand = (...args: string[]): Promise<CommandRun> => runKit(args);
+
+/** `decision-conformance load ARGS`, as runKitCommand runs it. */
+export const runLoadCommand = (...args: string[]): Promise<CommandRun> => runKitCommand('load', ...args);

@@ -407,7 +407,8 @@ describe("the README's vitest example, in the implementer's project", () => {
   it('passes against a conforming server', async () => {
     const ran = await vitest(server.baseUrl);
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
-    expect(ran.stdout).toMatch(/Tests\s+2 passed \(2\)/);
+    // The 2 checks, then the 18 response rules (5 of them judge nothing these checks send).
+    expect(ran.stdout).toMatch(/Tests\s+15 passed \| 5 skipped \(20\)/);
   }, 120_000);
 
   it('fails on the check a broken server breaks, naming it', async () => {
@@ -415,6 +416,7 @@ describe("the README's vitest example, in the implementer's project", () => {
     expect(ran.code).toBe(1);
     expect(ran.stdout + ran.stderr).toMatch(/× .*DECIDE-PROBABILITY-RANGE/);
     expect(ran.stdout + ran.stderr).toMatch(/DECIDE-PROBABILITY-RANGE \(MUST\): Expected .* observed 1\.5/);
-    expect(ran.stdout).toMatch(/Tests\s+1 failed \| 1 passed \(2\)/);
+    // The check and the three response rules probabilities of 1.5 break.
+    expect(ran.stdout).toMatch(/Tests\s+4 failed \| 11 passed \| 5 skipped \(20\)/);
   }, 120_000);
 });

@@ -8,6 +8,7 @@ import { partFamilies } from '../../spec/index.ts';
 import type { CheckContext } from '../../harness/context.ts';
 import type { MediaPartType } from '../../harness/requests.ts';
 import { sampleFor, type SampleMimeType } from '../../harness/samples/media.ts';
+import { isSuccess } from '../../harness/status.ts';
 
 /** The sample types uploaded for each part type: one of each image type, three document types, two audio types. */
 export const POOL_SAMPLE_TYPES: Readonly<Record<MediaPartType, readonly SampleMimeType[]>> = {
@@ -34,7 +35,7 @@ export async function uploadAssetPool(t: CheckContext): Promise<AssetPool> {
     for (const mimeType of types) {
       const reply = await t.a.upload(sampleFor(mimeType), mimeType);
       const id = reply.json?.id;
-      if (reply.status >= 200 && reply.status < 300 && typeof id === 'string') pool[family].push({ id, mimeType });
+      if (isSuccess(reply) && typeof id === 'string') pool[family].push({ id, mimeType });
       else refused.push(`${mimeType} (status ${reply.status})`);
     }
   }

@@ -6,7 +6,7 @@
 // is why the concurrent form exists.
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { ALL_CAPABILITIES, type CheckResult } from '../../harness/check.ts';
 import { runCheck } from '../../harness/runner.ts';
 import { startMutatingProxy } from '../../harness/testing/mutating-proxy.ts';

@@ -3,7 +3,7 @@
 // few commands that show the bug. Same seed, same shrunk sequence.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { ALL_CAPABILITIES, type Capability, type CheckResult } from '../../harness/check.ts';
 import { runCheck } from '../../harness/runner.ts';
 import {

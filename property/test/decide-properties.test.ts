@@ -4,7 +4,7 @@
 // back from the last exchange (the shrunk case is sent once more at the end). Same seed, same
 // counterexample.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import type { CheckResult } from '../../harness/check.ts';
 import { isOperation, rewriteJson, rewriteJsonRequest, startMutatingProxy, type Mutation, type ProxiedRequest } from '../../harness/testing/mutating-proxy.ts';
 import { decidePropertyChecks } from '../decide-properties.ts';

@@ -1,17 +1,17 @@
 // Replay against real servers: a recorded run of the reference server replays unchanged
 // against a fresh reference server, and every change a broken server makes is reported.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../cli/embedded-target.ts';
-import { replayCommand } from '../../cli/replay.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { COMPRESSED_BODY_BYTES } from '../../harness/http.ts';
 import { isOperation, rewriteJson, startMutatingProxy, type Mutation } from '../../harness/testing/mutating-proxy.ts';
 import { readRecordedExchanges } from '../recorded.ts';
+import { verdictLine } from '../format.ts';
 import { replay } from '../replay.ts';
+import { runKitCommand } from '../../harness/testing/kit-command.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // Decisions, errors, a text upload read back and deleted (ids the new server makes differently), binary uploads, feedback.
@@ -33,13 +33,12 @@ const RECORDED_CHECKS = [
 let resultsFile: string;
 let target: EmbeddedTarget;
 
-function recordRun(dir: string): Promise<number | null> {
-  const child = spawn(process.execPath, ['bin/decision-conformance.mjs', 'run', '--quiet', '--report-dir', dir, '--only', RECORDED_CHECKS.join(',')], {
-    cwd: root,
-    stdio: 'ignore',
-  });
-  return new Promise((resolve) => child.on('exit', resolve));
+async function recordRun(dir: string): Promise<number | null> {
+  return (await runKitCommand(['run', '--quiet', '--report-dir', dir, '--only', RECORDED_CHECKS.join(',')])).code;
 }
+
+/** `decision-conformance replay ARGS` as users run it, with no key in its environment but those given here. */
+const replayCli = (args: string[], keys: Record<string, string> = {}) => runKitCommand(['replay', ...args], keys);
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'decision-replay-'));
@@ -92,6 +91,34 @@ test('the recorded file holds no key, and a fresh reference server keeps every o
     ),
   ).toBe(true);
   expect(report.skipReasons['the request body was recorded as its size only (<N bytes>)'] ?? 0).toBe(0);
+  // Every replayed response is judged by the response rules too: the reference server breaks none.
+  expect(report.rules.filter((rule) => rule.status === 'fail').map((rule) => rule.message)).toEqual([]);
+  expect(report.rules.find((rule) => rule.id === 'request-id')?.rule?.judged).toBe(report.counts.replayed);
+});
+
+test('a server that keeps every outcome but breaks a response rule is caught by the rule, with its sender and curl line', async () => {
+  const report = await replayThrough({
+    response: (received, sent) =>
+      isOperation(sent, 'POST', '/v1/decide') && received.status === 200
+        ? rewriteJson(received, (body) => {
+            for (const answer of Object.values(body.answers ?? {}) as any[]) {
+              const lowest = Object.entries(answer.probabilities ?? {}).sort(([, x], [, y]) => (x as number) - (y as number))[0];
+              if (lowest && Object.keys(answer.probabilities).length > 2) answer.probabilities[lowest[0]] = -0.01;
+            }
+            return body;
+          })
+        : received,
+  });
+  // Every decide keeps its outcome (a second replay against this server may only see its feedback refused as already given).
+  const changedDecides = report.verdicts.filter((v) => v.kind === 'changed' && v.exchange.request.url.endsWith('/v1/decide'));
+  expect(changedDecides).toEqual([]);
+  expect(report.verdicts.filter((v) => v.kind === 'same' && v.exchange.request.url.endsWith('/v1/decide')).length).toBeGreaterThan(0);
+  const broken = report.rules.filter((rule) => rule.status === 'fail');
+  // ChoiceAnswer's schema bounds each probability too.
+  expect(broken.map((rule) => rule.id)).toEqual(['choice-answer-shape', 'probability-range']);
+  expect(broken[1]!.message).toMatch(/sent by [A-Z-]+ #\d+/);
+  expect(broken[1]!.exchanges[0]!.curl).toMatch(/^curl .*\/v1\/decide/);
+  expect(verdictLine(report)).toContain('2 MUST response rules broken');
 });
 
 test('a server that answers decisions with 201 instead of 200 is reported, exchange by exchange', async () => {
@@ -128,19 +155,15 @@ test('the command exits 1 on a change and 2 on unreadable results, and never pri
     response: (received, sent) => (isOperation(sent, 'GET', '/v1/models') ? { ...received, status: 500 } : received),
   });
   try {
-    let out = '';
-    let err = '';
-    const io = { out: (text: string) => (out += text), err: (text: string) => (err += text) };
-    const code = await replayCommand(
-      ['--results', resultsFile, '--base-url', proxy.baseUrl],
-      { DECISION_API_KEY: target.keyA, DECISION_API_KEY_B: target.keyB },
-      io,
-    );
-    expect(code, err).toBe(1);
-    expect(out).toMatch(/CHANGED\s+#\d+ MODELS-SHAPE: GET \/v1\/models: status 200 became 500/);
-    expect(out + err).not.toContain(target.keyA);
-    expect(await replayCommand(['--results', join(root, 'package.json')], {}, io)).toBe(2);
-    expect(await replayCommand(['--results', resultsFile, '--base-url', proxy.baseUrl], {}, io)).toBe(2);
+    const changed = await replayCli(['--results', resultsFile, '--base-url', proxy.baseUrl], {
+      DECISION_API_KEY: target.keyA,
+      DECISION_API_KEY_B: target.keyB,
+    });
+    expect(changed.code, changed.err).toBe(1);
+    expect(changed.out).toMatch(/CHANGED\s+#\d+ MODELS-SHAPE: GET \/v1\/models: status 200 became 500/);
+    expect(changed.out + changed.err).not.toContain(target.keyA);
+    expect((await replayCli(['--results', join(root, 'package.json')])).code).toBe(2);
+    expect((await replayCli(['--results', resultsFile, '--base-url', proxy.baseUrl])).code).toBe(2);
   } finally {
     await proxy.close();
   }

@@ -2,7 +2,7 @@
 // (and must pass, or be observed), and every MUST check runs against the reference server
 // behind a mutating proxy that breaks exactly what the check is about (and must fail).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../../cli/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../../api/embedded-target.ts';
 import { checks } from '../../registry.ts';
 import { startMutatingProxy, type Mutation } from '../../../harness/testing/mutating-proxy.ts';
 import { runOneCheck } from './run-check.ts';

@@ -1,8 +1,8 @@
-// The suites the command line runs and their catalogues of checks.
+// The suites a run can take and their catalogues of checks.
 import type { Check } from '../harness/check.ts';
 import { checks as conformanceChecks } from '../conformance/registry.ts';
 import { propertyChecks } from '../property/registry.ts';
-import type { Suite } from './args.ts';
+import type { Suite } from './run-options.ts';
 
 /** The checks of each suite; a property check sends hundreds of requests, so it gets longer in all. */
 export const SUITE_CHECKS: Record<Suite, { checks: readonly Check[]; checkTimeoutMs?: number }> = {

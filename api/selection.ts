@@ -1,6 +1,8 @@
 // --only and --skip name checks of the selected suites' catalogue. A typo must not turn CI green
-// by running nothing, so an unknown id, or a selection that leaves nothing to run, is a usage error
-// that names the closest known ids.
+// by running nothing, so an unknown id, or a selection that leaves nothing to run, is refused
+// (a ConformanceOptionsError; a usage error of the command line) naming the closest known ids.
+import { ConformanceOptionsError, suitesOf, type Suite } from './run-options.ts';
+import { catalogueOf } from './suites.ts';
 
 /** Levenshtein distance: insertions, deletions and substitutions, each costing 1. */
 export function editDistance(a: string, b: string): number {
@@ -41,4 +43,15 @@ export function selectionProblem(selection: Selection, catalogue: readonly strin
   const selected = selection.only.length > 0 ? selection.only : catalogue;
   if (selected.every((id) => selection.skip.includes(id))) return `the selection leaves no check to run: every check selected is also in --skip; ${listing}`;
   return undefined;
+}
+
+/** Throws a ConformanceOptionsError when the suites are unknown, or only or skip names an unknown check, or leaves nothing to run. */
+export function checkSelection(options: { suites?: Suite[]; only?: string[]; skip?: string[] }): void {
+  const suites = suitesOf(options);
+  const problem = selectionProblem(
+    { only: options.only ?? [], skip: options.skip ?? [] },
+    catalogueOf(suites).map((check) => check.id),
+    suites,
+  );
+  if (problem) throw new ConformanceOptionsError(problem);
 }
