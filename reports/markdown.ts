@@ -50,6 +50,7 @@ function conformanceMarkdown(report: ConformanceRunReport): string {
     `| Observed (open points) | ${summary.observed}${summary.observed > 0 ? ` (${matching} as the reference server)` : ''} |`,
     `| Skipped | ${summary.skip} |`,
     `| **Total** | **${summary.total}** |`,
+    ...ruleLines(report),
     ...overlapLines(report),
     ...failureList(
       'Failing MUST checks',
@@ -105,6 +106,18 @@ function runFacts(report: RunBasics): string[] {
     `spec ${markdownInline(report.spec.version)} (${markdownCode(shortSha(report.spec.sha256))})`,
     `kit ${markdownInline(`${report.kit.name} ${report.kit.version}`)}`,
     `ran in ${formatDuration(report.duration_ms)}`,
+  ];
+}
+
+/** The response rules, counted among the checks above: how many exchanges they judged and how many rules broke. */
+function ruleLines(report: ConformanceRunReport): string[] {
+  const rules = report.checks.filter((check) => check.rule !== undefined);
+  if (rules.length === 0) return [];
+  const judged = Math.max(...rules.map((rule) => rule.rule!.judged));
+  const broken = rules.filter((rule) => rule.status === 'fail').map((rule) => markdownCode(rule.id));
+  return [
+    '',
+    `Response rules (counted above, area ${markdownCode('response-rules')}): ${rules.length} rules judged every response of the run (up to ${judged} exchanges each); ${broken.length === 0 ? 'none broken' : `broken: ${broken.join(', ')}`}.`,
   ];
 }
 

@@ -45,6 +45,30 @@ describe('summary.md', () => {
     expect(long).not.toContain('Second line');
   });
 
+  it('says how many response rules judged the run, and names the broken ones among the failures', () => {
+    const ruleResult = (id: string, status: 'pass' | 'fail', judged: number, breached: number): CheckResult => ({
+      id,
+      level: 'MUST',
+      area: 'response-rules',
+      seedSections: ['2.7'],
+      title: `the rule ${id}`,
+      status,
+      durationMs: 0,
+      notes: [],
+      exchanges: [],
+      ...(status === 'fail'
+        ? { message: `${breached} exchanges of ${judged} broke it; the first, sent by AUTH-MISSING-KEY: expected a header; observed none.` }
+        : {}),
+      rule: { judged, breached, breachedBy: breached > 0 ? { 'AUTH-MISSING-KEY': breached } : {} },
+    });
+    const withRules = renderMarkdown(sampleRunReport([...sampleResults(), ruleResult('request-id', 'fail', 40, 3), ruleResult('answer-ids', 'pass', 12, 0)]));
+    expect(withRules).toContain(
+      'Response rules (counted above, area `response-rules`): 2 rules judged every response of the run (up to 40 exchanges each); broken: `request-id`.',
+    );
+    expect(withRules).toMatch(/^- `request-id` \(response-rules\): 3 exchanges of 40 broke it; the first, sent by AUTH-MISSING-KEY/m);
+    expect(renderMarkdown(sampleRunReport())).not.toContain('Response rules');
+  });
+
   it('says a clean run passed', () => {
     const clean = renderMarkdown(sampleRunReport(sampleResults().filter((result) => result.status !== 'fail')));
     expect(clean.split('\n')[0]).toBe('## ✅ Decision Service conformance: PASSED: every MUST and SHOULD check that ran passed');
