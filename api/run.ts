@@ -55,7 +55,7 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
       .join('');
     line(`Decision Service conformance: ${embedded ? `the bundled reference server (${embedded.profile} profile${choices}) at ${baseUrl}` : baseUrl}`);
     line(
-      `seed ${plan.seed}; second project ${keyB ? 'given' : 'not given (isolation checks will be skipped)'}; capabilities ${plan.capabilities.join(', ') || 'none'}`,
+      `generator key ${plan.seed} (--seed ${plan.seed} makes the same inputs); second project ${keyB ? 'given' : 'not given (isolation checks will be skipped)'}; capabilities ${plan.capabilities.join(', ') || 'none'}`,
     );
 
     const startedAt = new Date();

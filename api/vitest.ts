@@ -11,6 +11,7 @@ import { describe, test } from 'vitest';
 import type { Check, CheckMeta, CheckResult } from '../harness/check.ts';
 import { RESPONSE_RULES_AREA, responseRuleMeta } from '../harness/response-rules/catalogue.ts';
 import { checkSelection, planOf, suitesOf, type ConformanceOptions } from './index.ts';
+import { terminalText } from '../reports/escape.ts';
 import { executeRun } from './run.ts';
 import { DEFAULT_TIMEOUT_MS, DEFAULT_WARMUP_TIMEOUT_MS } from './run-options.ts';
 import { catalogueOf, SUITE_CHECKS } from './suites.ts';
@@ -19,8 +20,9 @@ export type { ConformanceOptions } from './index.ts';
 
 /** What a failing check's test says: the expectation and the observation, then every request as curl. */
 export function failureMessage(result: CheckResult): string {
-  const curls = result.exchanges.map((exchange) => `  ${exchange.curl}`);
-  return [`${result.id} (${result.level}): ${result.message ?? 'failed'}`, ...(curls.length > 0 ? ['Reproduce:', ...curls] : [])].join('\n');
+  // A server's text goes to the implementer's terminal: its control characters shown, never acted on.
+  const curls = result.exchanges.map((exchange) => `  ${terminalText(exchange.curl)}`);
+  return [`${result.id} (${result.level}): ${terminalText(result.message ?? 'failed')}`, ...(curls.length > 0 ? ['Reproduce:', ...curls] : [])].join('\n');
 }
 
 interface Pending {
@@ -99,7 +101,8 @@ export function conformanceTests(options: ConformanceOptions = {}): void {
             void start();
             const result = await results.get(check.id)!.promise;
             if (result.status === 'skip') context.skip(result.message);
-            else if (result.status === 'observed') console.log(`${check.id} (OBSERVE) observed: ${result.observation?.summary ?? result.message ?? 'nothing'}`);
+            else if (result.status === 'observed')
+              console.log(`${check.id} (OBSERVE) observed: ${terminalText(result.observation?.summary ?? result.message ?? 'nothing')}`);
             else if (result.status === 'fail' && check.level !== 'MUST')
               console.warn(`${failureMessage(result)}\n(a ${check.level} ${result.rule ? 'rule' : 'check'}: it does not fail a run)`);
             else if (result.status === 'fail') throw new Error(failureMessage(result));

@@ -13,6 +13,7 @@ import type { LoadRun, LoadSection } from '../reports/load-run.ts';
 import { loadVerdict } from '../reports/load-section.ts';
 import { buildColdStartReport, buildLoadReport } from '../reports/load-report.ts';
 import { defaultReportDir, writeReports, REPORT_FILES } from '../reports/write.ts';
+import { terminalText } from '../reports/escape.ts';
 import { startEmbeddedTarget } from '../api/embedded-target.ts';
 import { requirePart } from '../api/optional-parts.ts';
 import { referenceProfileOf } from '../api/run-options.ts';
@@ -49,6 +50,13 @@ Exit status: 0 thresholds held / no regression; 1 thresholds missed / regression
 
 type Write = (text: string) => void;
 
+/**
+ * A line of a runner or generator (k6 prints what it likes), indented under the command's own.
+ * Text from a server or from a file of an earlier run goes through terminalText wherever it is
+ * printed, so that no control sequence in it reaches the terminal.
+ */
+const runnerLine = (out: Write) => (line: string) => out(`  ${terminalText(line)}\n`);
+
 export async function loadCommand(argv: string[], env: NodeJS.ProcessEnv, out: Write, err: Write): Promise<number> {
   const [sub, ...rest] = argv;
   try {
@@ -69,7 +77,7 @@ export async function loadCommand(argv: string[], env: NodeJS.ProcessEnv, out: W
     }
   } catch (error) {
     if (error instanceof LoadUsageError) {
-      err(`decision-conformance load: ${error.message}\nSee "decision-conformance load --help".\n`);
+      err(`decision-conformance load: ${terminalText(error.message)}\nSee "decision-conformance load --help".\n`);
       return 2;
     }
     throw error;
@@ -118,7 +126,7 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   const repeat = positive('repeat', values.repeat as string | undefined, 5)!;
   const { profile, capabilities, feedbackShape, notes } = targetClaims(values, baseUrl);
   const settings = { CAPABILITIES: capabilities.join(','), FEEDBACK_SHAPE: feedbackShape, ...scenarioSettings(values) };
-  for (const note of notes) out(`${note}\n`);
+  for (const note of notes) out(`${terminalText(note)}\n`);
   const k6 = await generator(values, env, scenario, out);
 
   const embedded = baseUrl === undefined ? await startEmbeddedTarget({ profile }) : undefined;
@@ -140,7 +148,7 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
             },
           }
         : {}),
-      output: (line) => out(`  ${line}\n`),
+      output: runnerLine(out),
     });
   } finally {
     await embedded?.stop();
@@ -194,7 +202,7 @@ async function generator(values: { k6?: unknown; node?: unknown }, env: NodeJS.P
   }
   out(
     k6
-      ? `k6 ${await k6Version(k6.path)} (${k6.path}, from ${k6.source}) runs ${scenario}\n`
+      ? `k6 ${terminalText(await k6Version(k6.path))} (${terminalText(k6.path)}, from ${k6.source}) runs ${scenario}\n`
       : `no k6 found (--k6, K6_BIN, PATH): the kit's Node runner runs ${scenario}\n`,
   );
   return k6;
@@ -291,8 +299,9 @@ async function loadCompare(argv: string[], env: NodeJS.ProcessEnv, out: Write): 
   } catch (error) {
     throw new LoadUsageError((error as Error).message);
   }
-  if (values.json) out(`${JSON.stringify(comparison, null, 2)}\n`);
-  else out(comparisonText(comparison));
+  // Generator names and reasons come from the runs' files; JSON leaves DEL and C1 raw.
+  if (values.json) out(`${terminalText(JSON.stringify(comparison, null, 2))}\n`);
+  else out(terminalText(comparisonText(comparison)));
   return comparison.regression ? 1 : 0;
 }
 
@@ -321,7 +330,7 @@ async function measureInterleaved(values: Record<string, unknown>, env: NodeJS.P
     repeat: positive('repeat', values.repeat as string | undefined, 5)!,
     order,
     ...(k6 ? { k6 } : {}),
-    output: (line) => out(`  ${line}\n`),
+    output: runnerLine(out),
   });
 }
 
@@ -350,9 +359,9 @@ async function loadColdStart(argv: string[], out: Write): Promise<number> {
   const startedAt = new Date();
   let coldStart;
   try {
-    coldStart = await coldStartReport(Math.round(runs), (line) => out(`  ${line}\n`));
+    coldStart = await coldStartReport(Math.round(runs), runnerLine(out));
   } catch (error) {
-    out(`cold start failed: ${(error as Error).message}\n`);
+    out(`cold start failed: ${terminalText((error as Error).message)}\n`);
     return 1;
   }
   const report = buildColdStartReport({ command: 'npm run serve', startedAt, finishedAt: new Date(), coldStart });

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { kitRoot, kitScript } from '../harness/kit-files.ts';
 import { MissingPartError, requirePart } from '../api/optional-parts.ts';
+import { terminalText } from '../reports/escape.ts';
 
 const USAGE = `Usage: decision-conformance <command> [options]
 
@@ -90,7 +91,7 @@ async function dispatch(argv: string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return command === undefined ? 2 : 0;
     default:
-      process.stderr.write(`decision-conformance: unknown command "${command}"\n\n${USAGE}\n`);
+      process.stderr.write(`decision-conformance: unknown command "${terminalText(command)}"\n\n${USAGE}\n`);
       return 2;
   }
 }

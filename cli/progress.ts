@@ -1,6 +1,7 @@
 // What a run prints while it goes: live lines on a terminal, plain lines otherwise.
 import type { Check, CheckResult } from '../harness/check.ts';
 import { describeOverlap } from '../harness/overlap.ts';
+import { terminalText } from '../reports/escape.ts';
 
 export interface ProgressOptions {
   tty: boolean;
@@ -18,23 +19,28 @@ export interface Progress {
   result(result: CheckResult): void;
   /** What the running check is waiting for (a long wait), so that a quiet terminal does not look stuck. */
   announce(check: Check, text: string): void;
+  /** One line of plain text (its control characters escaped like a server's: it may quote one). */
   line(text: string): void;
 }
 
+// Everything a result carries may hold a server's text (messages, summaries, curl lines with ids it
+// made): each piece goes through terminalText before it is painted, so that the only control
+// sequences that reach the terminal are the command line's own (colours, the live-line rewrite).
 export function createProgress(options: ProgressOptions): Progress {
   const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const safe = terminalText;
   let currentArea = '';
   /** A heading where a new area starts: at a check's start, or at a result that had none (a response rule's). */
   const enter = (area: string) => {
     if (area === currentArea) return;
     currentArea = area;
-    options.write(`\n${paint(1, area)}\n`);
+    options.write(`\n${paint(1, safe(area))}\n`);
   };
   return {
     start(check) {
       if (options.quiet) return;
       enter(check.area);
-      if (options.tty) options.write(`  … ${check.id}`);
+      if (options.tty) options.write(`  … ${safe(check.id)}`);
     },
     result(result) {
       if (options.quiet) return;
@@ -42,27 +48,27 @@ export function createProgress(options: ProgressOptions): Progress {
       const level = result.level === 'MUST' ? '' : ` [${result.level}]`;
       // A response rule took no time of its own: what it says is how many exchanges it judged.
       const figure = result.rule ? `judged ${result.rule.judged}` : `${Math.round(result.durationMs)} ms`;
-      const line = `  ${paint(COLOR[result.status], SYMBOL[result.status])} ${result.id}${level} ${result.title} ${paint(90, `(${figure})`)}`;
+      const line = `  ${paint(COLOR[result.status], SYMBOL[result.status])} ${safe(result.id)}${level} ${safe(result.title)} ${paint(90, `(${figure})`)}`;
       options.write(`${options.tty ? '\r\u001b[2K' : ''}${line}\n`);
       if (result.status === 'fail' || result.status === 'skip') {
-        options.write(`      ${paint(COLOR[result.status], result.message ?? '')}\n`);
+        options.write(`      ${paint(COLOR[result.status], safe(result.message ?? ''))}\n`);
       }
       // A skip for want of overlap already gives the figures in its message.
-      if (result.overlap && result.status !== 'skip') options.write(`      ${paint(90, `overlap: ${describeOverlap(result.overlap)}`)}\n`);
+      if (result.overlap && result.status !== 'skip') options.write(`      ${paint(90, `overlap: ${safe(describeOverlap(result.overlap))}`)}\n`);
       if (result.status === 'observed' && result.observation) {
-        options.write(`      ${paint(90, `observed: ${result.observation.summary}`)}\n`);
+        options.write(`      ${paint(90, `observed: ${safe(result.observation.summary)}`)}\n`);
       }
       if (result.status === 'fail' && options.verbose) {
-        for (const exchange of result.exchanges) options.write(`      ${paint(90, exchange.curl)}\n`);
+        for (const exchange of result.exchanges) options.write(`      ${paint(90, safe(exchange.curl))}\n`);
       }
     },
     announce(check, text) {
       if (options.quiet) return;
       // On a terminal the check's live line stays last, now saying what it waits for.
-      options.write(options.tty ? `\r\u001b[2K  … ${check.id} ${paint(90, `(${text})`)}` : `      ${paint(90, text)}\n`);
+      options.write(options.tty ? `\r\u001b[2K  … ${safe(check.id)} ${paint(90, `(${safe(text)})`)}` : `      ${paint(90, safe(text))}\n`);
     },
     line(text) {
-      options.write(`${text}\n`);
+      options.write(`${safe(text)}\n`);
     },
   };
 }

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { brokenRules, formatReplay } from '../replay/format.ts';
 import { readRecordedExchanges, UnreadableResults } from '../replay/recorded.ts';
 import { replay } from '../replay/replay.ts';
+import { terminalText } from '../reports/escape.ts';
 import type { CommandIo } from './diff.ts';
 import { startEmbeddedTarget } from '../api/embedded-target.ts';
 
@@ -46,7 +47,7 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
       },
     }));
   } catch (error) {
-    io.err(`decision-conformance replay: ${(error as Error).message}\nSee "decision-conformance replay --help".\n`);
+    io.err(`decision-conformance replay: ${terminalText((error as Error).message)}\nSee "decision-conformance replay --help".\n`);
     return 2;
   }
   if (values.help) {
@@ -54,7 +55,7 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
     return 0;
   }
   const usage = (message: string) => {
-    io.err(`decision-conformance replay: ${message}\nSee "decision-conformance replay --help".\n`);
+    io.err(`decision-conformance replay: ${terminalText(message)}\nSee "decision-conformance replay --help".\n`);
     return 2;
   };
   if (!values.results) return usage('--results FILE is required');
@@ -73,7 +74,8 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
     exchanges = readRecordedExchanges(values.results);
   } catch (error) {
     if (!(error instanceof UnreadableResults)) throw error;
-    io.err(`decision-conformance replay: ${error.message}\n`);
+    // The message may quote the file, which holds what a server answered.
+    io.err(`decision-conformance replay: ${terminalText(error.message)}\n`);
     return 2;
   }
 
@@ -87,7 +89,7 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
     const unreachable = report.counts.replayed > 0 && report.verdicts.every((v) => v.kind !== 'same' && (v.kind !== 'changed' || v.status === undefined));
     if (unreachable) {
       io.err(
-        `decision-conformance replay: ${target.baseUrl} answered none of the ${report.counts.replayed} requests; check that the server is running and the URL is right\n`,
+        `decision-conformance replay: ${terminalText(target.baseUrl)} answered none of the ${report.counts.replayed} requests; check that the server is running and the URL is right\n`,
       );
       return 2;
     }

@@ -2,13 +2,14 @@
 import { ConformanceOptionsError } from '../api/run-options.ts';
 import { checkSelection } from '../api/selection.ts';
 import { LIST_USAGE, parseListArgs, parseRunArgs, RUN_USAGE, UsageError, type RunSettings } from './args.ts';
+import { terminalText } from '../reports/escape.ts';
 import { listChecks } from './list-checks.ts';
 import { runCommand } from './run.ts';
 
 /** Prints a usage error of `command` (arguments it cannot read, or options a run cannot take) as the command line does everywhere: exit status 2. */
 export function usageError(command: string, error: unknown): number {
   if (!(error instanceof UsageError || error instanceof ConformanceOptionsError)) throw error;
-  process.stderr.write(`decision-conformance ${command}: ${error.message}\nSee "decision-conformance ${command} --help".\n`);
+  process.stderr.write(`decision-conformance ${command}: ${terminalText(error.message)}\nSee "decision-conformance ${command} --help".\n`);
   return 2;
 }
 
@@ -37,7 +38,8 @@ export async function runEntry(rest: string[]): Promise<number> {
     color: tty && process.env.NO_COLOR === undefined,
     write: (text) => process.stdout.write(text),
   });
-  if (outcome.error) process.stderr.write(`decision-conformance: ${outcome.error}\n`);
+  // Why the run could not start: a warm-up error may quote what the server answered.
+  if (outcome.error) process.stderr.write(`decision-conformance: ${terminalText(outcome.error)}\n`);
   return outcome.exitCode;
 }
 export async function listChecksEntry(rest: string[]): Promise<number> {

@@ -7,6 +7,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { redactText } from '../harness/redaction.ts';
+import { terminalText } from '../reports/escape.ts';
 import type { LoadRun } from '../reports/load-run.ts';
 import { k6SampleOutput, readK6Samples } from './k6-samples.ts';
 import { latencyFigures, PERCENTILE_METHOD } from './percentiles.ts';
@@ -98,12 +99,15 @@ export async function runWithK6(
       }
     } catch {
       // Exit 99 is k6's "thresholds crossed", which still writes the summary; anything else without one is a failure to run.
+      // Its last lines may quote what the server answered: the message reaches a terminal escaped.
       throw new Error(
-        `k6 exited with ${code} and wrote no load result: ${redactText(rest, settings.API_KEY ? [settings.API_KEY] : [])
-          .trim()
-          .split('\n')
-          .slice(-3)
-          .join(' | ')}`,
+        `k6 exited with ${code} and wrote no load result: ${terminalText(
+          redactText(rest, settings.API_KEY ? [settings.API_KEY] : [])
+            .trim()
+            .split('\n')
+            .slice(-3)
+            .join(' | '),
+        )}`,
       );
     }
     if (options.rawSamples === false) return run;

@@ -1,4 +1,7 @@
-// The replay's outputs: text for a terminal or CI log, JSON for tools.
+// The replay's outputs: text for a terminal or CI log, JSON for tools. Both carry what servers
+// answered (error codes, answer types, rule messages, ids in paths and curl lines): every such
+// piece is shown with its control characters escaped (terminalText), so neither drives a terminal.
+import { terminalText } from '../reports/escape.ts';
 import type { ReplayReport } from './replay.ts';
 
 /** The response rules a replayed response broke, MUST ones first (they fail the replay). */
@@ -20,7 +23,7 @@ const where = (url: string) => {
 
 export function formatReplay(report: ReplayReport, format: 'text' | 'json'): string {
   if (format === 'json') {
-    return JSON.stringify(
+    const json = JSON.stringify(
       {
         verdict: verdictLine(report),
         counts: report.counts,
@@ -53,15 +56,22 @@ export function formatReplay(report: ReplayReport, format: 'text' | 'json'): str
       null,
       2,
     );
+    // JSON escapes C0 controls and lone surrogates itself, not DEL and C1: terminalText writes
+    // those as \u escapes too, which leaves the same JSON value.
+    return terminalText(json);
   }
   const lines = [verdictLine(report)];
   for (const verdict of report.verdicts) {
     if (verdict.kind !== 'changed') continue;
     const { exchange } = verdict;
-    lines.push(`CHANGED  #${exchange.index} ${exchange.checkId}: ${exchange.request.method} ${where(exchange.request.url)}: ${verdict.changes.join('; ')}`);
+    lines.push(
+      `CHANGED  #${exchange.index} ${terminalText(exchange.checkId)}: ${terminalText(exchange.request.method)} ${terminalText(where(exchange.request.url))}: ${verdict.changes.map(terminalText).join('; ')}`,
+    );
   }
   for (const rule of brokenRules(report))
-    lines.push(`RULE     ${rule.id} (${rule.level}, seed ${rule.seedSections.join(', ')}): ${rule.message}\n         ${rule.exchanges[0]?.curl ?? ''}`);
-  for (const [reason, count] of Object.entries(report.skipReasons)) lines.push(`skipped  ${count} exchange${count === 1 ? '' : 's'}: ${reason}`);
+    lines.push(
+      `RULE     ${rule.id} (${rule.level}, seed ${rule.seedSections.join(', ')}): ${terminalText(rule.message ?? '')}\n         ${terminalText(rule.exchanges[0]?.curl ?? '')}`,
+    );
+  for (const [reason, count] of Object.entries(report.skipReasons)) lines.push(`skipped  ${count} exchange${count === 1 ? '' : 's'}: ${terminalText(reason)}`);
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
-// Text into XML, HTML and Markdown. Reports carry whatever a server sent back, so every string
-// that reaches markup is treated as hostile.
+// Text into XML, HTML, Markdown and the terminal. Reports and the command line carry whatever a
+// server sent back, so every string that reaches markup or a terminal is treated as hostile.
 
 /**
  * Characters no report may carry: C0 controls other than tab, line feed and carriage return,
@@ -7,6 +7,24 @@
  * XML 1.0 forbids most of them outright; HTML parses them as errors; terminals act on them.
  */
 const UNPRINTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * What a terminal must not be handed raw: UNPRINTABLE and the carriage return, which a report may
+ * keep (markup reads it as a line break) but which on a terminal returns to the start of the line
+ * and lets what follows overwrite it. Tab and line feed stay.
+ */
+const TERMINAL_UNSAFE = new RegExp(`${UNPRINTABLE.source}|\\r`, 'g');
+
+/**
+ * Text that came from a server (or from a file a server's answers went into), as a terminal may
+ * show it: every character of TERMINAL_UNSAFE written out as a visible `\uXXXX` escape (ESC as
+ * `\u001b`, CR as `\u000d`, a lone surrogate as `\ud800`), so that none can retitle the
+ * terminal, clear it, move the cursor or rewrite an earlier line. Apply it to the server's text
+ * before the command line adds its own colour codes, never to a whole painted line.
+ */
+export function terminalText(text: string): string {
+  return text.replace(TERMINAL_UNSAFE, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 export function stripUnprintable(text: string): string {
   return text.replace(UNPRINTABLE, '');

@@ -46,7 +46,7 @@ function asWorkflow(metadata: ActionMetadata): string {
 
 /** The README's workflow under "In your own CI (GitHub Actions)". */
 function readmeWorkflow(): string {
-  const section = read('../../README.md').split(/^## In your own CI \(GitHub Actions\)$/m)[1] ?? '';
+  const section = read('../../README.md').split(/^### In your own CI \(GitHub Actions\)$/m)[1] ?? '';
   return /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
 }
 
