@@ -30,9 +30,13 @@ export function stripUnprintable(text: string): string {
   return text.replace(UNPRINTABLE, '');
 }
 
-/** XML character data: unprintable characters stripped, markup characters escaped. */
+/**
+ * XML character data: unprintable characters stripped, markup characters escaped. A carriage
+ * return becomes a character reference: the same character to an XML reader, and no raw CR for a
+ * terminal that shows the file to rewrite a line with.
+ */
 export function xmlText(text: string): string {
-  return stripUnprintable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return stripUnprintable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
 }
 
 /**
@@ -54,7 +58,8 @@ export function html(text: string | number): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+    .replace(/'/g, '&#39;')
+    .replace(/\r/g, '&#13;');
 }
 
 /**

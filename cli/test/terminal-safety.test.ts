@@ -113,11 +113,12 @@ describe('against a server that plants control sequences in everything it sends'
     expect(rawControlLines(command.err).map((line) => JSON.stringify(line))).toEqual([]);
     for (const key of [target.keyA, target.keyB]) expect(command.out + command.err).not.toContain(key);
   };
-  /** The report files carry nothing a report may not (reports/escape.ts UNPRINTABLE: a CR is markup's line break there). */
+  /** The report files carry no raw character a terminal acts on either (a carriage return is written as &#13; in markup). */
   const expectReportsClean = (dir: string) => {
     for (const file of ['junit.xml', 'report.html', 'summary.md']) {
       const text = readFileSync(join(dir, file), 'utf8');
       expect(stripUnprintable(text) === text, `${file} carries an unprintable character`).toBe(true);
+      expect(rawControlLines(text).map((line) => JSON.stringify(line.slice(0, 200))), `${file} carries a raw control character`).toEqual([]);
     }
     // results.json is JSON: it escapes control characters itself, and reads back with the server's text whole.
     return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as unknown;
