@@ -1,5 +1,5 @@
-// `npm run build`, run by `npm run package` before `npm pack`: the kit's JavaScript and type
-// declarations in dist/, so that an installed package runs without compiling TypeScript. The
+// `npm run build`, and the prepack script that `npm pack` and `npm publish` run: the kit's JavaScript
+// and type declarations in dist/, so that an installed package runs without compiling TypeScript. The
 // sources stay the one truth: dist/ is made from them for every package and never committed.
 //
 // tsc compiles the folders tsconfig.build.json includes; every other file of those folders that

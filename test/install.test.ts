@@ -1,27 +1,59 @@
-// How `npm ci` installs the kit: through npm settings only, with no dependency install script
-// (onnxruntime-node's would download CUDA binaries from outside the npm registry), and everything
-// the kit runs still works without those scripts.
+// How `npm ci` installs the kit: npm runs the project's own scripts (prepack builds the package) and
+// the dependencies' install scripts, each switched off by its own setting where it would reach
+// outside the npm registry: onnxruntime-node's CUDA download by its switch in .npmrc, Scarf's
+// analytics by scarfSettings in package.json; package.json's allowScripts lists every one of them.
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(ROOT, 'package.json'));
 const { onnx } = onnxProto;
+const scratch = mkdtempSync(join(tmpdir(), 'decision-install-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** npm as a user would run it in the project folder, without settings inherited from an npm parent. */
-function npmInProject(args: string[]) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_config_')));
-  return run('npm', args, { cwd: ROOT, env, timeout: 30_000 });
+interface Manifest {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  allowScripts?: Record<string, boolean>;
+  scarfSettings?: Record<string, unknown>;
+}
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+const npmrc = readFileSync(join(ROOT, '.npmrc'), 'utf8');
+
+/** The environment of a user's shell: no npm settings inherited from an npm parent, no analytics opt-out of its own. */
+function userEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const inherited = Object.entries(process.env).filter(
+    ([name]) =>
+      !name.toLowerCase().startsWith('npm_config_') && !['SCARF_ANALYTICS', 'SCARF_NO_ANALYTICS', 'DO_NOT_TRACK', 'ONNXRUNTIME_NODE_INSTALL'].includes(name),
+  );
+  return { ...Object.fromEntries(inherited), ...extra };
 }
 
-function settings(npmrc: string): Map<string, string> {
-  const lines = npmrc
+/** npm as a user would run it in the project folder. */
+function npmInProject(args: string[]) {
+  return run('npm', args, { cwd: ROOT, env: userEnvironment(), timeout: 30_000 });
+}
+
+/** npm's warnings, but the one about onnxruntime-node's switch, which npm does not know and passes on all the same. */
+function otherWarnings(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((line) => /^npm warn/i.test(line))
+    .filter((line) => !line.startsWith('npm warn Unknown project config "onnxruntime-node-install".'));
+}
+
+function settings(text: string): Map<string, string> {
+  const lines = text
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#') && !line.startsWith(';'));
@@ -32,6 +64,31 @@ function settings(npmrc: string): Map<string, string> {
     }),
   );
 }
+
+/** The dependencies .npmrc's comment accounts for, one `# - name:` line each. */
+function npmrcAccountsFor(): string[] {
+  return [...npmrc.matchAll(/^# - ([^\s:]+)/gm)].map((match) => match[1]!).sort();
+}
+
+/** A script that refuses any socket but a local one, and any DNS lookup, saying which it refused. */
+const NETWORK_GUARD = `
+const net = require('node:net');
+const dns = require('node:dns');
+const childProcess = require('node:child_process');
+const deny = (what) => { process.stderr.write('NETWORK ' + what + '\\n'); throw new Error('network refused'); };
+const connect = net.Socket.prototype.connect;
+net.Socket.prototype.connect = function (...args) {
+  const options = Array.isArray(args[0]) ? args[0][0] : args[0];
+  if (options && typeof options === 'object' && typeof options.path === 'string') return connect.apply(this, args);
+  deny('socket');
+};
+dns.lookup = () => deny('dns');
+globalThis.fetch = () => deny('fetch');
+for (const name of ['exec', 'execFile', 'spawn']) {
+  const original = childProcess[name];
+  childProcess[name] = (...args) => { process.stderr.write('SPAWN ' + String(args[0]) + '\\n'); return original(...args); };
+}
+`;
 
 /** A one-node model (y = x + x) written with onnx-proto: scoring on the CPU needs nothing more. */
 function doublingModel(): Uint8Array {
@@ -47,24 +104,90 @@ function doublingModel(): Uint8Array {
 }
 
 describe('npm install settings', () => {
-  it('.npmrc holds npm settings only: ignore-scripts, nothing npm would warn about', async () => {
-    expect([...settings(await readFile(join(ROOT, '.npmrc'), 'utf8'))]).toEqual([['ignore-scripts', 'true']]);
+  it(".npmrc holds exactly one setting: onnxruntime-node's own switch, skip", () => {
+    expect([...settings(npmrc)]).toEqual([['onnxruntime-node-install', 'skip']]);
   });
 
-  it('npm reads ignore-scripts=true from the project and warns about nothing in the project files', async () => {
+  it("npm runs the project's own scripts: nothing ignores them, and npm pack builds the package through prepack", async () => {
     const { stdout, stderr } = await npmInProject(['config', 'get', 'ignore-scripts']);
-    expect(stdout.trim()).toBe('true');
-    expect(stderr).not.toMatch(/project config|package\.json/i);
+    expect(stdout.trim()).toBe('false');
+    expect(otherWarnings(stderr)).toEqual([]);
+    expect(manifest.scripts.prepack).toBe('node packaging/build.mjs');
+    expect(manifest.scripts.package).toBe('npm pack');
+    // The build's own script, under the name that README.md's commands use.
+    expect(manifest.scripts.build).toBe(manifest.scripts.prepack);
   });
 
-  it('the project has no pre- or post-script that ignore-scripts would silently skip, and no stale install-script policy', async () => {
-    const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(Object.keys(manifest.scripts).filter((name) => /^(pre|post)/.test(name))).toEqual([]);
-    expect(manifest).not.toHaveProperty('allowScripts');
+  it("onnxruntime-node's CUDA step is skipped by its own switch, as npm hands the setting to its install script", async () => {
+    // On Linux x64 the install script's default is to fetch the CUDA 12 provider from NuGet.
+    const metadata = require('onnxruntime-node/script/install-metadata.js') as {
+      requirements: Record<string, string[]>;
+      feeds: Record<string, { index: string }>;
+    };
+    expect(metadata.requirements['linux/x64']).toContain('cuda12');
+    expect(metadata.feeds.nuget?.index).toMatch(/^https:\/\/api\.nuget\.org\//);
+    // The script decides with parseInstallFlag() from npm_config_onnxruntime_node_install, which npm
+    // sets from .npmrc for every script it runs: false is "skip", the script's first exit.
+    const probe = `node -p "require('onnxruntime-node/script/install-utils.js').parseInstallFlag()"`;
+    const { stdout, stderr } = await npmInProject(['exec', '--offline', '-c', probe]);
+    // (npm 11 warns once that it does not know the setting, and passes it on all the same.)
+    expect(stdout.trim()).toBe('false');
+    expect(otherWarnings(stderr)).toEqual([]);
+  });
+
+  it('@scarf/scarf finds the analytics opt-out in package.json and sends nothing, without walking the dependency tree', async () => {
+    expect(manifest.scarfSettings).toEqual({ enabled: false, skipTraversal: true });
+    writeFileSync(join(scratch, 'network-guard.cjs'), NETWORK_GUARD);
+    const report = join(ROOT, 'node_modules', '@scarf', 'scarf', 'report.js');
+    // Its postinstall exactly as npm runs it: INIT_CWD names the project npm was started in.
+    const postinstall = (project: string) =>
+      run(process.execPath, ['--require', join(scratch, 'network-guard.cjs'), report], {
+        cwd: dirname(report),
+        env: userEnvironment({ INIT_CWD: project, SCARF_VERBOSE: 'true', TMPDIR: scratch }),
+        timeout: 30_000,
+      });
+    const kit = await postinstall(ROOT);
+    expect(kit.stdout + kit.stderr).toMatch(/Error: User has opted out/);
+    expect(kit.stderr).not.toMatch(/NETWORK|SPAWN/);
+    // The guard catches the report a project without the opt-out would send.
+    const control = join(scratch, 'control');
+    mkdirSync(control);
+    writeFileSync(join(control, 'package.json'), JSON.stringify({ name: 'control', version: '1.0.0', scarfSettings: { skipTraversal: true } }));
+    const unguarded = await postinstall(control);
+    expect(unguarded.stderr).toMatch(/NETWORK/);
+  });
+
+  it('every dependency with an install script is accounted for, in .npmrc and in package.json allowScripts', () => {
+    const lockfile = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const withScripts = [
+      ...new Set(
+        Object.entries(lockfile.packages)
+          .filter(([path, entry]) => path !== '' && entry.hasInstallScript)
+          .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)),
+      ),
+    ].sort();
+    expect(withScripts).toEqual(['@scarf/scarf', 'esbuild', 'onnxruntime-node', 'protobufjs', 'tesseract.js']);
+    expect(npmrcAccountsFor()).toEqual(withScripts);
+    expect(Object.keys(manifest.allowScripts ?? {}).sort()).toEqual(withScripts);
+    // Denied where npm reads allowScripts: the two that would reach outside npm (their own switches hold elsewhere).
+    expect(manifest.allowScripts).toMatchObject({ 'onnxruntime-node': false, '@scarf/scarf': false, esbuild: true, protobufjs: true, 'tesseract.js': true });
+  });
+
+  it("npm's own verdict on the installed tree: no install script that allowScripts leaves unreviewed (npm 11 warns about those)", async (context) => {
+    const listed = await npmInProject(['install-scripts', 'ls', '--json']).catch((error: { stdout: string; stderr: string }) => error);
+    // npm 10 (Node.js 20's and 22's own) has no allowScripts: it runs every install script, each switched off by its own setting.
+    if (/Unknown command/i.test(listed.stdout + listed.stderr)) context.skip('this npm has no install-scripts command (npm 10 ignores allowScripts)');
+    expect(JSON.parse(listed.stdout)).toEqual({ allowScripts: [] });
+  });
+
+  it('the installed package depends on nothing with an install script: tsx (and esbuild behind it) are development dependencies', () => {
+    expect(manifest.devDependencies).toHaveProperty('tsx');
+    expect(manifest.dependencies).not.toHaveProperty('tsx');
+    // The package runs dist/ (bin/decision-conformance.mjs) and never tsx: packaging/test/packed-install.test.ts installs it.
   });
 });
 
-describe('dependencies work without their install scripts', () => {
+describe('dependencies work with their install scripts switched off', () => {
   it('onnxruntime-node scores on its bundled CPU binding, and its CUDA files were never downloaded', async () => {
     const backends = ort.listSupportedBackends();
     expect(backends).toContainEqual({ name: 'cpu', bundled: true });

@@ -53,3 +53,25 @@ test('the workflow installs, lints, gates on the spec diff, runs the suite, publ
   // Reports are published even when the diff or the suite failed.
   for (const step of [junit, upload]) expect(step?.if).toContain('!cancelled()');
 });
+
+test("a job runs the kit's own tests as .ci/run does: npm ci, then npm test (typecheck, Biome, vitest) with k6 under CI", () => {
+  const workflow = parse(workflowText) as {
+    jobs: Record<string, { steps: Array<{ run?: string; uses?: string; with?: Record<string, unknown>; env?: Record<string, unknown> }> }>;
+  };
+  const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { scripts: Record<string, string> };
+  // npm test is the chain .ci/run runs: the typecheck, the lint and format check, then every vitest test.
+  expect(manifest.scripts.test).toBe('npm run typecheck && npm run lint && vitest run');
+  const testing = Object.values(workflow.jobs).filter((job) => job.steps.some((step) => step.run?.trim() === 'npm test'));
+  expect(testing).toHaveLength(1);
+  const steps = testing[0]!.steps;
+  const at = (found: (step: (typeof steps)[number]) => boolean) => steps.findIndex(found);
+  const install = at((step) => step.run?.trim() === 'npm ci');
+  const k6 = at((step) => step.uses?.startsWith('grafana/setup-k6-action@') === true);
+  const tests = at((step) => step.run?.trim() === 'npm test');
+  expect(install).toBeGreaterThan(-1);
+  expect(k6).toBeGreaterThan(-1);
+  expect(tests).toBeGreaterThan(Math.max(install, k6));
+  // The k6 release the prebuilt k6 of .ci/run is built from; under CI=true a missing k6 fails the load tests.
+  expect(steps[k6]?.with?.['k6-version']).toBe('2.2.0');
+  expect(steps[tests]?.env?.CI).toBe('true');
+});

@@ -1,6 +1,7 @@
-// What users install is what is tested: the kit packed by `npm run package` (the build, then npm pack),
-// installed into an empty project by plain `npm install <tarball>` with install scripts allowed,
-// and run from there as an implementer runs it. Then the bundled server's packages are added with
+// What users install is what is tested: the kit packed by plain `npm pack` (what `npm publish` runs:
+// its prepack script builds dist/), installed into an empty project by plain `npm install <tarball>`
+// with install scripts allowed, which must print no npm warning about install scripts (the kit
+// depends on nothing that has one), and run from there as an implementer runs it. Then the bundled server's packages are added with
 // the very command the kit prints when they are missing, and the bundled server is run; so are
 // Prism's and Spectral's, and the mock and the linter run; then vitest, and the README's vitest
 // example runs against a server and against a broken one.
@@ -10,7 +11,7 @@
 // missing (npm ci fetches tarballs, not metadata) and asks the registry for that metadata only
 // (`--prefer-offline`); later runs need no network. Nothing is downloaded from outside the npm
 // registry: on Linux x64, onnxruntime-node's install script would try to download CUDA files, and
-// it does not run.
+// it does not run (the command the kit prints installs the bundled server with --ignore-scripts).
 import { execFile, spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -39,7 +40,7 @@ interface Ran {
   ms: number;
 }
 
-/** The environment of a user's shell: nothing npm or vitest set for this test run (npm test sets ignore-scripts from the kit's .npmrc). */
+/** The environment of a user's shell: nothing npm or vitest set for this test run (npm test passes the kit's .npmrc on as npm_config_* variables). */
 function userEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const inherited = Object.entries(process.env).filter(([name]) => !/^(npm_|VITEST|DECISION_)/i.test(name) && name !== 'NODE_OPTIONS');
   return { ...Object.fromEntries(inherited), NO_COLOR: '1', ...extra };
@@ -121,15 +122,21 @@ let server: KeyedServerProcess;
 beforeAll(async () => {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'implementer-project', version: '1.0.0', private: true }, null, 2)}\n`);
-  // As the README says to make the package: the build, then npm pack (--silent: only pack's JSON on
-  // stdout). In a copy of the repository, so that the build's dist/ is written to a temporary
-  // folder, as everything a test writes; the copy uses the repository's node_modules.
+  // Plain npm pack, as npm publish packs: its prepack script builds dist/ (--json: only pack's JSON
+  // on stdout, the script's lines on stderr). In a copy of the repository without dist/, as a clean
+  // clone, so that the build's dist/ is written to a temporary folder, as everything a test writes;
+  // the copy uses the repository's node_modules.
   const source = join(work, 'source');
   cpSync(ROOT, source, { recursive: true, filter: (path) => !/^(node_modules|\.git|dist|reports\/out)(\/|$)/.test(relative(ROOT, path)) });
   symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
-  const packed = await run('npm', ['run', '--silent', 'package', '--', '--json', '--pack-destination', work], { cwd: source, timeoutMs: 300_000 });
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: source, timeoutMs: 300_000 });
   expect(packed.code, packed.stderr).toBe(0);
-  tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
+  expect(packed.stdout + packed.stderr).toMatch(/> decision-conformance@[^ ]+ prepack\n> node packaging\/build\.mjs/);
+  const [packResult] = JSON.parse(packed.stdout) as { filename: string; size: number; files: { path: string }[] }[];
+  const built = packResult!.files.filter((file) => file.path.startsWith('dist/')).length;
+  console.info(`npm pack: ${packResult!.files.length} files (${built} in dist/), ${(packResult!.size / 1e6).toFixed(2)} MB`);
+  expect(packResult!.files.map((file) => file.path)).toContain('dist/cli/main.js');
+  tarball = join(work, packResult!.filename);
   kitAloneInstall = await npm(['install', tarball]);
   expect(kitAloneInstall.code, kitAloneInstall.stderr).toBe(0);
   server = await startKeyedServer();
@@ -141,15 +148,19 @@ afterAll(async () => {
 });
 
 describe('the packed kit, installed alone by plain npm install', () => {
-  it('installs the kit and its few dependencies, with no install script that downloads anything', () => {
+  it('installs the kit and its few dependencies, none with an install script, and npm warns about none', () => {
     figures('kit alone', kitAloneInstall);
     const names = packageNames();
     expect(names).toContain('decision-conformance');
-    for (const heavy of ['onnxruntime-node', 'tesseract.js', '@napi-rs/canvas', 'pdfjs-dist', 'fastify', '@stoplight/prism-cli', 'vitest'])
+    // tsx (and esbuild behind it) run the kit from a source checkout only: development dependencies.
+    for (const heavy of ['onnxruntime-node', 'tesseract.js', '@napi-rs/canvas', 'pdfjs-dist', 'fastify', '@stoplight/prism-cli', 'vitest', 'tsx', 'esbuild'])
       expect(names).not.toContain(heavy);
-    // esbuild (behind tsx, which runs the kit from a source checkout) only checks its platform package, itself from npm.
     const withScripts = Object.entries(lockfile().packages).filter(([, entry]) => entry.hasInstallScript);
-    expect(withScripts.map(([path]) => path)).toEqual(['node_modules/esbuild']);
+    expect(withScripts.map(([path]) => path)).toEqual([]);
+    const output = `${kitAloneInstall.stdout}${kitAloneInstall.stderr}`;
+    console.info(`npm install <tarball> printed:\n${output.trim()}`);
+    expect(output).not.toMatch(/npm warn install-scripts/i);
+    expect(output.split('\n').filter((line) => /^npm warn/i.test(line) && /script/i.test(line))).toEqual([]);
   });
 
   it('ships JavaScript and declarations built from the sources, no TypeScript source and no test', () => {
