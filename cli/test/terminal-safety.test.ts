@@ -118,7 +118,10 @@ describe('against a server that plants control sequences in everything it sends'
     for (const file of ['junit.xml', 'report.html', 'summary.md']) {
       const text = readFileSync(join(dir, file), 'utf8');
       expect(stripUnprintable(text) === text, `${file} carries an unprintable character`).toBe(true);
-      expect(rawControlLines(text).map((line) => JSON.stringify(line.slice(0, 200))), `${file} carries a raw control character`).toEqual([]);
+      expect(
+        rawControlLines(text).map((line) => JSON.stringify(line.slice(0, 200))),
+        `${file} carries a raw control character`,
+      ).toEqual([]);
     }
     // results.json is JSON: it escapes control characters itself, and reads back with the server's text whole.
     return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as unknown;
