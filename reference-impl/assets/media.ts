@@ -9,12 +9,17 @@
 //   cannot be decoded                 DECODE_FAILED            (reference status, name-only code)
 //   PDF/DOCX over the page limit      DOCUMENT_TOO_MANY_PAGES  (reference status, name-only code)
 //   audio over the duration limit     AUDIO_TOO_LONG           (reference status, name-only code)
-import { audioDurationSeconds } from './duration.ts';
+//   over a reading limit              DECODE_FAILED            (the memory ceiling, memory-limits.ts:
+//                                     declared pixels, PDF image pixels, inflated DOCX parts,
+//                                     decoded audio samples; the message names the limit)
+import { audioFormat } from './duration.ts';
 import { bareMediaType, printableMediaType } from './content-type.ts';
 import { docxPageCount } from './docx-pages.ts';
 import { familyOfMimeType, isAcceptedMimeType } from '../../spec/index.ts';
 import { familyLimits, textMimeTypes, type AcceptedMimeType, type AssetFamily } from './families.ts';
 import { decodableImageSize } from './image-structure.ts';
+import { limitMessages, MAX_AUDIO_SAMPLES, MAX_IMAGE_PIXELS, MAX_PDF_IMAGE_PIXELS } from './memory-limits.ts';
+import { scanPdfImages } from './pdf-images.ts';
 import { pdfPageCount } from './pdf-pages.ts';
 import { isTextualType, sniffMimeType } from './sniff.ts';
 import { isUtf8Text, startsWithUtf16Bom } from './text.ts';
@@ -68,28 +73,48 @@ const cannotDecode = (type: AcceptedMimeType): UploadRejection => uploadRejectio
 
 async function documentVerdict(bytes: Uint8Array, type: AcceptedMimeType): Promise<UploadVerdict> {
   if (textMimeTypes.has(type)) return { ok: true, mimeType: type, family: 'document' };
-  const pages = type === docxType ? await docxPageCount(bytes) : await pdfPageCount(bytes);
+  let pages: number | undefined;
+  if (type === docxType) {
+    const counted = await docxPageCount(bytes);
+    if ('failure' in counted)
+      return counted.failure === 'over-limit' ? uploadRejection('DECODE_FAILED', limitMessages.docxPart(counted.part)) : cannotDecode(type);
+    pages = counted.pages;
+  } else {
+    pages = await pdfPageCount(bytes);
+  }
   if (pages === undefined) return cannotDecode(type);
   const maxPages = familyLimits('document').maxPages;
   if (maxPages !== undefined && pages > maxPages) {
     return uploadRejection('DOCUMENT_TOO_MANY_PAGES', `Documents are limited to ${maxPages} pages; got ${pages}.`);
   }
+  if (type === 'application/pdf') {
+    const images = scanPdfImages(bytes, MAX_PDF_IMAGE_PIXELS);
+    if (images.over) return uploadRejection('DECODE_FAILED', limitMessages.pdfImagePixels(images.over.width, images.over.height));
+  }
   return { ok: true, mimeType: type, family: 'document', pages };
 }
 
 async function audioVerdict(bytes: Uint8Array, type: AcceptedMimeType): Promise<UploadVerdict> {
-  const durationSeconds = await audioDurationSeconds(bytes, type);
-  if (durationSeconds === undefined) return cannotDecode(type);
+  const format = await audioFormat(bytes, type);
+  if (format === undefined) return cannotDecode(type);
+  const { durationSeconds, sampleRate, channels } = format;
   const maxSeconds = familyLimits('audio').maxSeconds;
   if (maxSeconds !== undefined && durationSeconds > maxSeconds) {
     return uploadRejection('AUDIO_TOO_LONG', `Audio is limited to ${maxSeconds} s; got ${formatSeconds(durationSeconds, maxSeconds)} s.`);
+  }
+  // What decoding will produce, as the headers declare it; the decoder stops there too if they lie.
+  if (sampleRate !== undefined && channels !== undefined && durationSeconds * sampleRate * channels > MAX_AUDIO_SAMPLES) {
+    return uploadRejection('DECODE_FAILED', limitMessages.audioSamples(durationSeconds, sampleRate, channels));
   }
   return { ok: true, mimeType: type, family: 'audio', durationSeconds };
 }
 
 function imageVerdict(bytes: Uint8Array, type: AcceptedMimeType): UploadVerdict {
   const size = decodableImageSize(bytes, type as 'image/png' | 'image/jpeg' | 'image/webp');
-  return size ? { ok: true, mimeType: type, family: 'image' } : cannotDecode(type);
+  if (!size) return cannotDecode(type);
+  // Declared dimensions, before anything decodes a pixel: a few hundred kilobytes can declare billions.
+  if (size.width * size.height > MAX_IMAGE_PIXELS) return uploadRejection('DECODE_FAILED', limitMessages.imagePixels(size.width, size.height));
+  return { ok: true, mimeType: type, family: 'image' };
 }
 
 /** `maxBytesOf`: each family's file size limit (open point size-units; the reference reading by default). */

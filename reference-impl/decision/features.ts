@@ -156,19 +156,23 @@ interface WordHashes {
 
 // Word hashes are cached, as subword tokenisers cache words: texts draw on a vocabulary where a
 // few thousand words make up most of what is written, so most words of a context are hashed
-// once per process instead of once per request. Bounded: emptied when full.
+// once per process instead of once per request. Bounded: emptied when full, and words longer
+// than MAX_CACHED_WORD_LENGTH are not kept (no vocabulary has them; a document read from a
+// file can hold one a million letters long, whose grams would stay in memory).
 const WORD_CACHE_LIMIT = 50_000;
+const MAX_CACHED_WORD_LENGTH = 64;
 const wordCache = new Map<string, WordHashes>();
 
 function wordHashes(word: string): WordHashes {
   let hashes = wordCache.get(word);
   if (hashes) return hashes;
-  if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
   hashes = {
     unigram: [finalise(fnvString(fnvStart(KIND_SEED[KIND_WORD]), word)), finalise(fnvString(fnvStart(KIND_SEED[KIND_WORD] ^ NEGATED_SEED), word))],
     bigramPrefix: [fnvString(fnvStart(KIND_SEED[KIND_BIGRAM]), word), fnvString(fnvStart(KIND_SEED[KIND_BIGRAM] ^ NEGATED_SEED), word)],
     charGrams: charGramHashes(word),
   };
+  if (word.length > MAX_CACHED_WORD_LENGTH) return hashes;
+  if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
   wordCache.set(word, hashes);
   return hashes;
 }
@@ -230,16 +234,20 @@ function charGramHashes(word: string): Int32Array {
     if (code > 0xffff) i += 1;
   }
   units[count++] = WORD_END;
-  const hashes: number[] = [];
+  // At most MAX_GRAM - MIN_GRAM + 1 grams start at each unit: filled in place, then cut to length.
+  const hashes = new Int32Array(Math.max(0, count - MIN_GRAM + 1) * (MAX_GRAM - MIN_GRAM + 1));
+  let found = 0;
   for (let start = 0; start + MIN_GRAM <= count; start += 1) {
     let h = fnvStart(KIND_SEED[KIND_CHAR_GRAM]);
     const end = Math.min(start + MAX_GRAM, count);
     for (let at = start; at < end; at += 1) {
       h = fnvUnit(h, units[at]!);
-      if (at - start + 1 >= MIN_GRAM) hashes.push(finalise(h));
+      if (at - start + 1 >= MIN_GRAM) hashes[found++] = finalise(h);
     }
   }
-  return Int32Array.from(hashes);
+  // A very long word's units are not kept for the next word.
+  if (gramUnits.length > 4096) gramUnits = new Int32Array(64);
+  return found === hashes.length ? hashes : hashes.slice(0, found);
 }
 
 /** The sparse feature vector of a text; empty when the text has no word. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { requestBodyLimitBytes } from '../../spec/index.ts';
 import { createAudioReader } from '../assets/reading/audio.ts';
 import { createAssetReader, type AssetReader, type AssetReaderOptions } from '../assets/reading/asset-reader.ts';
+import { createDecodeBudget } from '../assets/reading/decode-budget.ts';
 import { openAssetStore } from '../assets/store.ts';
 import { createDecisionEngine, type DecisionEngine } from '../decision/index.ts';
 import { installAuth } from './auth.ts';
@@ -37,7 +38,7 @@ export interface ReferenceServerOptions {
   profile?: ProfileName;
   /** Choices made on single open points over the profile's own (profile.ts). */
   choices?: ChoiceOverrides;
-  /** How media files are read: time limit per asset, OCR concurrency, cache size (assets/reading/). */
+  /** How media files are read: time limit per asset, OCR concurrency, cache size, decode budget (assets/reading/). */
   reading?: AssetReaderOptions;
 }
 
@@ -82,10 +83,12 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
   });
 
   const engine = await createDecisionEngine(options.abstainMargin !== undefined ? { abstainMargin: options.abstainMargin } : {});
+  // One decode budget for every reader: the memory ceiling is the server's (assets/memory-limits.ts).
+  const budget = options.reading?.budget ?? createDecodeBudget();
   // The audio worker starts with the first audio file, not here: a server start pays nothing for it.
-  const audio = createAudioReader();
+  const audio = createAudioReader({ budget });
   const assets = await openAssetStore({ dataDir: options.dataDir, ttlMs: options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS, now });
-  const reader = createAssetReader(options.reading);
+  const reader = createAssetReader({ ...options.reading, budget });
   const decisions = openDecisionLog(join(options.dataDir, 'decisions'), (file, line) => app.log.warn({ file, line }, 'skipped a corrupt record'));
   const clock = () => new Date(now());
   app.decorate('profile', serverProfile(options.profile ?? 'reference', options.choices));

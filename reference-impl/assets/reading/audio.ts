@@ -8,8 +8,15 @@
 // are imported inside the worker on first use, so they cost a server start nothing. Readings are
 // kept by the file's SHA-256 and type: the upload starts one in the background and the first
 // decision referencing the asset finds it done, or waits for the one in flight.
+//
+// Memory (memory-limits.ts): a clip holding more than `maxSamples` decoded samples fails with
+// DECODE_FAILED saying so (WAV and FLAC are counted from their frame headers before decoding;
+// uploads are checked against what their stream headers declare); every decode runs under the
+// server's decode budget, whose watchdog may end the worker; the worker ends when idle.
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { audioEstimate, IDLE_WORKER_MS, limitMessages, MAX_AUDIO_SAMPLES } from '../memory-limits.ts';
+import { createDecodeBudget, type DecodeBudget } from './decode-budget.ts';
 
 /** What the scorer can use from an audio file (acoustic-features.mjs says how each is measured). */
 export interface AcousticFeatures {
@@ -45,6 +52,12 @@ export interface AudioReaderOptions {
   timeoutMs?: number;
   /** Readings kept. Default 512 (each is a few numbers). */
   cacheEntries?: number;
+  /** Decoded samples (frames × channels) a clip may hold. Default MAX_AUDIO_SAMPLES. */
+  maxSamples?: number;
+  /** The decode budget the server shares between its readers (default: one of its own). */
+  budget?: DecodeBudget;
+  /** The worker ends after this long without a reading. Default IDLE_WORKER_MS. */
+  idleMs?: number;
 }
 
 const WORKER_URL = new URL('./audio-worker.mjs', import.meta.url);
@@ -52,7 +65,7 @@ const WORKER_URL = new URL('./audio-worker.mjs', import.meta.url);
 const DEFAULT_TIMEOUT_MS = 20_000;
 const DEFAULT_CACHE_ENTRIES = 512;
 
-type WorkerReply = { id: number; features: AcousticFeatures } | { id: number; failure: string };
+type WorkerReply = { id: number; features: AcousticFeatures } | { id: number; failure: string } | { id: number; overLimit: true };
 
 /** `final`: the worker's verdict on the file, kept; otherwise the worker stopped first, and it is not. */
 interface Outcome {
@@ -70,11 +83,26 @@ const decodeFailed = (message: string): AudioReading => ({ failure: { code: 'DEC
 export function createAudioReader(options: AudioReaderOptions = {}): AudioReader {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const cacheEntries = options.cacheEntries ?? DEFAULT_CACHE_ENTRIES;
+  const maxSamples = options.maxSamples ?? MAX_AUDIO_SAMPLES;
+  const budget = options.budget ?? createDecodeBudget();
+  const idleMs = options.idleMs ?? IDLE_WORKER_MS;
   const cache = new Map<string, Promise<AudioReading>>();
   const pending = new Map<number, Pending>();
   const stats = { decodes: 0 };
   let worker: Worker | undefined;
   let nextId = 1;
+  let idleTimer: NodeJS.Timeout | undefined;
+  /** Counts close() calls: a reading started before one answers DECODE_FAILED, even if still waiting for the budget. */
+  let closings = 0;
+
+  /** Ends an idle worker (no reading in flight), and its memory with it. */
+  const endIdle = (): void => {
+    if (pending.size > 0 || !worker) return;
+    const idle = worker;
+    worker = undefined;
+    void idle.terminate();
+  };
+  budget.onPressure(endIdle);
 
   /** Ends every reading in flight with `message` and drops the worker (the next read starts another). */
   const abandonWorker = (message: string): void => {
@@ -97,10 +125,16 @@ export function createAudioReader(options: AudioReaderOptions = {}): AudioReader
       const entry = pending.get(reply.id);
       if (!entry) return;
       pending.delete(reply.id);
-      if (pending.size === 0) started.unref();
+      if (pending.size === 0) {
+        started.unref();
+        clearTimeout(idleTimer);
+        idleTimer = setTimeout(endIdle, idleMs);
+        idleTimer.unref();
+      }
       clearTimeout(entry.timer);
       stats.decodes += 1;
-      entry.resolve({ reading: 'features' in reply ? { features: reply.features } : decodeFailed(reply.failure), final: true });
+      const reading = 'features' in reply ? { features: reply.features } : decodeFailed('overLimit' in reply ? limitMessages.audioDecoded() : reply.failure);
+      entry.resolve({ reading, final: true });
     });
     started.on('error', () => {
       if (worker === started) abandonWorker('The audio decoder stopped while reading the file.');
@@ -112,10 +146,22 @@ export function createAudioReader(options: AudioReaderOptions = {}): AudioReader
     return started;
   };
 
-  const readInWorker = (bytes: Uint8Array, mimeType: string): Promise<Outcome> =>
+  const readInWorker = (bytes: Uint8Array, mimeType: string, signal: AbortSignal, closing: number): Promise<Outcome> =>
     new Promise((resolve) => {
+      if (closing !== closings) {
+        resolve({ reading: decodeFailed('The server is stopping.'), final: false });
+        return;
+      }
+      if (signal.aborted) {
+        resolve({ reading: decodeFailed(limitMessages.memory()), final: false });
+        return;
+      }
       const id = nextId;
       nextId += 1;
+      // The budget's watchdog: the worker ends, and this reading is tried again alone.
+      signal.addEventListener('abort', () => {
+        if (pending.has(id)) abandonWorker(limitMessages.memory());
+      });
       // A copy of its own is moved to the worker: the caller's buffer stays usable.
       const copy = new Uint8Array(bytes);
       const timer = setTimeout(() => {
@@ -123,17 +169,27 @@ export function createAudioReader(options: AudioReaderOptions = {}): AudioReader
       }, timeoutMs);
       timer.unref();
       pending.set(id, { resolve, timer });
+      clearTimeout(idleTimer);
       const running = startedWorker();
       running.ref();
-      running.postMessage({ id, bytes: copy, mimeType }, [copy.buffer]);
+      running.postMessage({ id, bytes: copy, mimeType, maxSamples }, [copy.buffer]);
     });
+
+  /** One decode under the budget: what the largest clip allowed may take. */
+  const decode = async (bytes: Uint8Array, mimeType: string): Promise<Outcome> => {
+    const closing = closings;
+    const step = await budget.run(audioEstimate(maxSamples), Date.now() + timeoutMs, (signal) => readInWorker(bytes, mimeType, signal, closing));
+    if ('value' in step) return step.value;
+    const message = step.failure === 'over-memory' ? limitMessages.memory() : `The ${mimeType} file could not be decoded in ${timeoutMs / 1000} s.`;
+    return { reading: decodeFailed(message), final: false };
+  };
 
   return {
     read(bytes, mimeType, sha256) {
       const key = `${sha256 ?? createHash('sha256').update(bytes).digest('hex')} ${mimeType}`;
       const known = cache.get(key);
       if (known) return known;
-      const reading = readInWorker(bytes, mimeType).then(({ reading: result, final }) => {
+      const reading = decode(bytes, mimeType).then(({ reading: result, final }) => {
         // A reading the worker did not finish (stopped, timed out) is not the file's verdict: not kept.
         if (!final && cache.get(key) === reading) cache.delete(key);
         return result;
@@ -143,6 +199,8 @@ export function createAudioReader(options: AudioReaderOptions = {}): AudioReader
       return reading;
     },
     async close() {
+      closings += 1;
+      clearTimeout(idleTimer);
       if (worker) abandonWorker('The server is stopping.');
     },
     stats,

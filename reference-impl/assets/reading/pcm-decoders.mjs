@@ -18,6 +18,95 @@ export class UndecodableAudio extends Error {
   }
 }
 
+/**
+ * Thrown before decoding (WAV, FLAC: their headers give every frame's samples) or after it (the
+ * others) when a clip holds more than the decoded-samples limit (memory-limits.ts), whatever its
+ * stream header declared. The caller words the message.
+ */
+export class OverSampleLimit extends Error {
+  constructor() {
+    super('over the decoded-samples limit');
+    this.name = 'OverSampleLimit';
+  }
+}
+
+/** @param {Uint8Array} bytes */
+function flacCrc8(bytes) {
+  let crc = 0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit += 1) crc = crc & 0x80 ? ((crc << 1) ^ 0x07) & 0xff : (crc << 1) & 0xff;
+  }
+  return crc;
+}
+
+/**
+ * Samples (per channel × channels) of the FLAC frame whose header starts at `at`, or 0 when no
+ * valid frame header (CRC-8 included) starts there.
+ * @param {Uint8Array} bytes @param {number} at
+ */
+function flacFrameSamples(bytes, at) {
+  if (at + 6 > bytes.length || bytes[at] !== 0xff || ((bytes[at + 1] ?? 0) & 0xfe) !== 0xf8) return 0;
+  const sizeCode = (bytes[at + 2] ?? 0) >> 4;
+  const rateCode = (bytes[at + 2] ?? 0) & 0x0f;
+  const channelCode = (bytes[at + 3] ?? 0) >> 4;
+  if (sizeCode === 0 || rateCode === 0x0f || channelCode > 10 || ((bytes[at + 3] ?? 0) & 1) !== 0) return 0;
+  // The frame or sample number: FLAC's UTF-8-like coding, 1 to 7 bytes.
+  let length = 4;
+  const lead = bytes[length + at] ?? 0xff;
+  let extra = 0;
+  if (lead >= 0x80) {
+    if (lead < 0xc0 || lead === 0xff) return 0;
+    for (let mask = 0x40; lead & mask; mask >>= 1) extra += 1;
+  }
+  for (let i = 1; i <= extra; i += 1) if (((bytes[at + length + i] ?? 0) & 0xc0) !== 0x80) return 0;
+  length += 1 + extra;
+  let blockSize = 0;
+  if (sizeCode === 1) blockSize = 192;
+  else if (sizeCode <= 5) blockSize = 576 << (sizeCode - 2);
+  else if (sizeCode === 6) blockSize = (bytes[at + length++] ?? 0) + 1;
+  else if (sizeCode === 7) {
+    blockSize = (((bytes[at + length] ?? 0) << 8) | (bytes[at + length + 1] ?? 0)) + 1;
+    length += 2;
+  } else blockSize = 256 << (sizeCode - 8);
+  if (rateCode === 12) length += 1;
+  else if (rateCode === 13 || rateCode === 14) length += 2;
+  if (at + length + 1 > bytes.length || flacCrc8(bytes.subarray(at, at + length)) !== bytes[at + length]) return 0;
+  return blockSize * (channelCode < 8 ? channelCode + 1 : 2);
+}
+
+/**
+ * The samples every FLAC frame header in `bytes` declares, in all: what a decoder would produce,
+ * read before decoding (a STREAMINFO can understate it; frames cannot). Stops counting past `limit`.
+ * @param {Uint8Array} bytes @param {number} limit
+ */
+export function flacDeclaredSamples(bytes, limit) {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let total = 0;
+  for (let at = buffer.indexOf(0xff); at !== -1 && total <= limit; at = buffer.indexOf(0xff, at + 1)) total += flacFrameSamples(bytes, at);
+  return total;
+}
+
+/**
+ * The bodies of an Ogg stream's pages, joined: the packets without the page headers between them
+ * (a FLAC frame header split by a page boundary is whole again).
+ * @param {Uint8Array} bytes
+ */
+export function oggPayload(bytes) {
+  /** @type {Uint8Array[]} */
+  const bodies = [];
+  let at = 0;
+  while (at + 27 <= bytes.length && fourCc(bytes, at) === 'OggS') {
+    const segments = bytes[at + 26] ?? 0;
+    let size = 0;
+    for (let i = 0; i < segments; i += 1) size += bytes[at + 27 + i] ?? 0;
+    const body = at + 27 + segments;
+    bodies.push(bytes.subarray(body, Math.min(bytes.length, body + size)));
+    at = body + size;
+  }
+  return new Uint8Array(Buffer.concat(bodies));
+}
+
 /** @typedef {{ channelData: Float32Array[], samplesDecoded: number, sampleRate: number }} Pcm */
 
 const FORMAT_PCM = 0x0001;
@@ -29,9 +118,10 @@ const fourCc = (bytes, offset) => String.fromCharCode(...bytes.subarray(offset, 
 
 /**
  * @param {Uint8Array} bytes
+ * @param {number} [maxSamples] decoded samples (frames × channels) allowed
  * @returns {Pcm}
  */
-export function decodeWav(bytes) {
+export function decodeWav(bytes, maxSamples = Number.POSITIVE_INFINITY) {
   if (bytes.length < 12 || fourCc(bytes, 0) !== 'RIFF' || fourCc(bytes, 8) !== 'WAVE') throw new UndecodableAudio('The file is not a RIFF/WAVE file.');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   /** @type {{ format: number, channels: number, sampleRate: number, bitsPerSample: number, blockAlign: number } | undefined} */
@@ -55,7 +145,7 @@ export function decodeWav(bytes) {
     } else if (id === 'data') {
       if (!format) throw new UndecodableAudio('The WAV file has no format chunk before its audio.');
       // A streamed WAV may carry a size it never reached (0xFFFFFFFF): read what is there.
-      return wavSamples(view, body, Math.min(size, bytes.length - body), format);
+      return wavSamples(view, body, Math.min(size, bytes.length - body), format, maxSamples);
     }
     offset = body + size + (size % 2);
   }
@@ -65,9 +155,10 @@ export function decodeWav(bytes) {
 /**
  * @param {DataView} view @param {number} start @param {number} length
  * @param {{ format: number, channels: number, sampleRate: number, bitsPerSample: number, blockAlign: number }} format
+ * @param {number} maxSamples
  * @returns {Pcm}
  */
-function wavSamples(view, start, length, format) {
+function wavSamples(view, start, length, format, maxSamples) {
   const { channels, sampleRate, bitsPerSample } = format;
   const bytesPerSample = bitsPerSample / 8;
   const supported =
@@ -75,6 +166,7 @@ function wavSamples(view, start, length, format) {
   if (!supported) throw new UndecodableAudio(`WAV format ${format.format} with ${bitsPerSample}-bit samples is not supported.`);
   if (channels < 1 || sampleRate < 1 || format.blockAlign !== channels * bytesPerSample) throw new UndecodableAudio('The WAV format chunk is inconsistent.');
   const frames = Math.floor(length / format.blockAlign);
+  if (frames * channels > maxSamples) throw new OverSampleLimit();
   const channelData = Array.from({ length: channels }, () => new Float32Array(frames));
   const read = sampleReader(view, format.format, bitsPerSample);
   channelData.forEach((samples, channel) => {
@@ -150,13 +242,19 @@ async function withDecoder(decoder, decode) {
 /**
  * @param {Uint8Array} bytes
  * @param {string} mimeType the asset's bare type: audio/wav, audio/mpeg, audio/flac or audio/ogg
+ * @param {number} [maxSamples] decoded samples (frames × channels) allowed: WAV and FLAC are
+ *   checked before decoding, from their headers; the others, whose decoders do real work per
+ *   sample (the server's memory watchdog bounds them meanwhile), after
  * @returns {Promise<Pcm>}
  */
-export async function decodeToPcm(bytes, mimeType) {
+export async function decodeToPcm(bytes, mimeType, maxSamples = Number.POSITIVE_INFINITY) {
+  const codec = mimeType === 'audio/ogg' ? oggCodec(bytes) : undefined;
+  if (mimeType === 'audio/flac' && flacDeclaredSamples(bytes, maxSamples) > maxSamples) throw new OverSampleLimit();
+  if (codec === 'flac' && flacDeclaredSamples(oggPayload(bytes), maxSamples) > maxSamples) throw new OverSampleLimit();
   let pcm;
   switch (mimeType) {
     case 'audio/wav':
-      pcm = decodeWav(bytes);
+      pcm = decodeWav(bytes, maxSamples);
       break;
     case 'audio/mpeg': {
       const { MPEGDecoder } = await import('mpg123-decoder');
@@ -172,7 +270,6 @@ export async function decodeToPcm(bytes, mimeType) {
       break;
     }
     case 'audio/ogg': {
-      const codec = oggCodec(bytes);
       if (codec === 'opus') {
         const { OggOpusDecoder } = await import('ogg-opus-decoder');
         const decoder = new OggOpusDecoder();
@@ -196,5 +293,6 @@ export async function decodeToPcm(bytes, mimeType) {
   if (!pcm || !(pcm.samplesDecoded > 0) || !(pcm.sampleRate > 0) || pcm.channelData.length === 0) {
     throw new UndecodableAudio(`No audio could be decoded from the ${mimeType} file.`);
   }
+  if (pcm.samplesDecoded * pcm.channelData.length > maxSamples) throw new OverSampleLimit();
   return pcm;
 }

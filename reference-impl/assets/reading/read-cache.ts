@@ -2,7 +2,8 @@
 // assets and decisions use it. A read in progress is shared: a decision that arrives while the
 // upload's background read runs waits for that read instead of starting another. Only successful
 // reads stay; a failure (a time limit under load, say) is forgotten so the next use tries again.
-// The least recently used entries go first beyond `maxEntries`. Entries live in memory only.
+// The least recently used entries go first beyond `maxEntries`, or while the texts held pass
+// `maxChars` in all (the memory ceiling, memory-limits.ts). Entries live in memory only.
 import type { ReadOutcome } from './outcome.ts';
 
 export interface ReadCache {
@@ -12,9 +13,18 @@ export interface ReadCache {
   has(key: string): boolean;
 }
 
-export function createReadCache(maxEntries: number): ReadCache {
+export function createReadCache(maxEntries: number, maxChars = Number.POSITIVE_INFINITY): ReadCache {
   const entries = new Map<string, Promise<ReadOutcome>>();
-  const settled = new Set<string>();
+  /** Settled entries and the length of their text. */
+  const settled = new Map<string, number>();
+  let chars = 0;
+
+  const forget = (key: string): void => {
+    entries.delete(key);
+    chars -= settled.get(key) ?? 0;
+    settled.delete(key);
+  };
+
   return {
     get(key, read) {
       const held = entries.get(key);
@@ -26,21 +36,26 @@ export function createReadCache(maxEntries: number): ReadCache {
       }
       const reading = read().then(
         (outcome) => {
-          if ('failure' in outcome) entries.delete(key);
-          else settled.add(key);
+          if ('failure' in outcome) {
+            if (entries.get(key) === reading) entries.delete(key);
+            return outcome;
+          }
+          if (entries.get(key) !== reading) return outcome; // evicted while it was read
+          settled.set(key, outcome.text.length);
+          chars += outcome.text.length;
+          for (const oldest of entries.keys()) {
+            if (chars <= maxChars) break;
+            if (oldest !== key && settled.has(oldest)) forget(oldest);
+          }
           return outcome;
         },
         (error: unknown) => {
-          entries.delete(key);
+          if (entries.get(key) === reading) entries.delete(key);
           throw error;
         },
       );
       entries.set(key, reading);
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value as string;
-        entries.delete(oldest);
-        settled.delete(oldest);
-      }
+      while (entries.size > maxEntries) forget(entries.keys().next().value as string);
       return reading;
     },
     has(key) {

@@ -1,7 +1,8 @@
 // POST /v1/decide (seed 2.1 to 2.4, 4.1, 8).
 import type { FastifyInstance } from 'fastify';
 import { familyOfMimeType, partMayReference, type Schemas } from '../../../spec/index.ts';
-import type { AssetReader, ReadFailureKind } from '../../assets/reading/asset-reader.ts';
+import { declaredImageSize, isPictureType, limitMessages, MAX_REQUEST_PIXELS } from '../../assets/memory-limits.ts';
+import type { AssetReader, ReadOutcome } from '../../assets/reading/asset-reader.ts';
 import type { AudioReader } from '../../assets/reading/audio.ts';
 import { describeAudio } from '../../assets/reading/audio-description.ts';
 import { assetFailure, type AssetStore } from '../../assets/store.ts';
@@ -39,11 +40,12 @@ type Piece = { text: string; acoustic: boolean } | { failure: ApiFailure };
 
 /**
  * The error for a file that could not be read (open point media-reading-failures): the kind of
- * failure and the part that referenced the file decide the code. The message names the part,
- * never anything read from the file.
+ * failure and the part that referenced the file decide the code. The message names the part and,
+ * for a file over a reading limit, the limit (memory-limits.ts), never anything read from the file.
  */
-function readingFailure(kind: ReadFailureKind, partType: string, mimeType: string, where: string): ApiFailure {
-  if (kind === 'undecodable') return failure('DECODE_FAILED', `${where}: the ${mimeType} file could not be decoded.`);
+function readingFailure(outcome: Extract<ReadOutcome, { failure: string }>, partType: string, mimeType: string, where: string): ApiFailure {
+  if (outcome.failure === 'over-limit') return failure('DECODE_FAILED', `${where}: ${outcome.message}`);
+  if (outcome.failure === 'undecodable') return failure('DECODE_FAILED', `${where}: the ${mimeType} file could not be decoded.`);
   return partType === 'image'
     ? failure('VISION_FAILED', `${where}: the image could not be read.`)
     : failure('OCR_FAILED', `${where}: the scan could not be read.`);
@@ -62,7 +64,11 @@ async function contextText(
   profile: Pick<ServerProfile, 'assetAfterDeleteCode' | 'partFamilyMismatchCode'>,
 ): Promise<ContextText | { failure: ApiFailure }> {
   if (typeof body.context === 'string') return { text: body.context, onlyAcoustic: false };
-  const pieces: (Piece | Promise<Piece>)[] = [];
+  // Reads start once every part has passed its checks.
+  const pieces: (Piece | (() => Promise<Piece>))[] = [];
+  /** Pixels the distinct pictures of this request declare (memory-limits.ts MAX_REQUEST_PIXELS). */
+  const pictures = new Map<string, number>();
+  let picturePixels = 0;
   for (const [index, part] of (body.context as Part[]).entries()) {
     if (part.type === 'text') {
       pieces.push({ text: part.text, acoustic: false });
@@ -81,8 +87,15 @@ async function contextText(
     if (!partMayReference(part.type, family)) {
       return { failure: failure(profile.partFamilyMismatchCode, `${where}: a ${part.type} part cannot reference a ${mimeType} asset.`) };
     }
+    if (isPictureType(mimeType) && !pictures.has(found.asset.sha256)) {
+      const size = declaredImageSize(found.bytes);
+      const pixels = size ? size.width * size.height : 0;
+      pictures.set(found.asset.sha256, pixels);
+      picturePixels += pixels;
+      if (picturePixels > MAX_REQUEST_PIXELS) return { failure: failure('DECODE_FAILED', `${where}: ${limitMessages.requestPixels(picturePixels)}`) };
+    }
     if (family === 'audio') {
-      pieces.push(
+      pieces.push(() =>
         deps.audio
           .read(found.bytes, mimeType, found.asset.sha256)
           .then(
@@ -94,19 +107,19 @@ async function contextText(
       );
       continue;
     }
-    pieces.push(
+    pieces.push(() =>
       deps.reader
         .read(found.asset, found.bytes)
         .then(
           (outcome): Piece =>
-            'failure' in outcome ? { failure: readingFailure(outcome.failure, part.type, mimeType, where) } : { text: outcome.text, acoustic: false },
+            'failure' in outcome ? { failure: readingFailure(outcome, part.type, mimeType, where) } : { text: outcome.text, acoustic: false },
         ),
     );
   }
   const texts: string[] = [];
   let readWords = false;
   let readAudio = false;
-  for (const piece of pieces) {
+  for (const piece of pieces.map((piece) => (typeof piece === 'function' ? piece() : piece))) {
     const read = await piece;
     if ('failure' in read) return read;
     // A file with nothing to read (a photograph without words) adds no empty line.

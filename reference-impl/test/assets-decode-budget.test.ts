@@ -1,0 +1,123 @@
+// The decode budget every reader of the reference server shares (assets/reading/decode-budget.ts):
+// steps run at once while their estimates fit and wait in order otherwise; the watchdog lets go of
+// idle workers first, then aborts running steps, which are tried again alone; a step that
+// overruns alone fails with 'over-memory'. The resident set is injected: nothing here allocates.
+import { describe, expect, test } from 'vitest';
+import { createDecodeBudget } from '../assets/reading/decode-budget.ts';
+
+const MiB = 1024 * 1024;
+const later = (ms: number) => Date.now() + ms;
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves when `signal` aborts, or after `ms`. */
+const abortedOr = (signal: AbortSignal, ms: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+/** A step that runs until released, recording when it starts. */
+function gatedStep(log: string[], name: string) {
+  let release!: (value: string) => void;
+  const done = new Promise<string>((resolve) => {
+    release = resolve;
+  });
+  return {
+    release: () => release(name),
+    step: (signal: AbortSignal) => {
+      log.push(`start ${name}`);
+      signal.addEventListener('abort', () => release(`${name} aborted`));
+      return done;
+    },
+  };
+}
+
+describe('scheduling', () => {
+  test('steps whose estimates fit run at once; the next waits, in arrival order, until there is room', async () => {
+    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, rss: () => 0 });
+    const log: string[] = [];
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((name) => gatedStep(log, name));
+    const runs = [
+      budget.run(60 * MiB, later(5_000), a!.step),
+      budget.run(30 * MiB, later(5_000), b!.step),
+      budget.run(50 * MiB, later(5_000), c!.step),
+      // Would fit beside a and b, but c came first.
+      budget.run(5 * MiB, later(5_000), d!.step),
+    ];
+    await tick();
+    expect(log).toEqual(['start a', 'start b']);
+    expect(budget.state).toMatchObject({ reserved: 90 * MiB, running: 2, waiting: 2 });
+    a!.release();
+    await tick();
+    expect(log).toEqual(['start a', 'start b', 'start c', 'start d']);
+    b!.release();
+    c!.release();
+    d!.release();
+    expect(await Promise.all(runs)).toEqual([{ value: 'a' }, { value: 'b' }, { value: 'c' }, { value: 'd' }]);
+    expect(budget.state).toMatchObject({ reserved: 0, running: 0, waiting: 0 });
+  });
+
+  test('a step larger than the whole budget runs alone; a step still waiting at its deadline is not started', async () => {
+    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, rss: () => 0 });
+    const log: string[] = [];
+    const big = gatedStep(log, 'big');
+    const small = gatedStep(log, 'small');
+    const running = budget.run(500 * MiB, later(5_000), big.step);
+    const hurried = budget.run(1 * MiB, later(30), small.step);
+    await tick(60);
+    expect(await hurried).toEqual({ failure: 'timed-out' });
+    expect(log).toEqual(['start big']);
+    big.release();
+    expect(await running).toEqual({ value: 'big' });
+  });
+});
+
+describe('the watchdog', () => {
+  test('over the line: idle workers go first; if that is not enough, running steps are aborted and tried again alone', async () => {
+    let rss = 100 * MiB;
+    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, watchdogBytes: 50 * MiB, sampleMs: 5, rss: () => rss });
+    let releasedIdle = 0;
+    budget.onPressure(() => {
+      releasedIdle += 1;
+    });
+    const attempts = { hog: 0, fine: 0 };
+    const hog = budget.run(10 * MiB, later(5_000), async (signal) => {
+      attempts.hog += 1;
+      // Its first attempt overruns, until its worker is ended; alone, it stays within the line.
+      if (attempts.hog === 1) rss = 200 * MiB;
+      await abortedOr(signal, 20);
+      if (signal.aborted) rss = 100 * MiB;
+      return 'hog read';
+    });
+    const fine = budget.run(10 * MiB, later(5_000), async (signal) => {
+      attempts.fine += 1;
+      await abortedOr(signal, attempts.fine === 1 ? 2_000 : 20);
+      return 'fine read';
+    });
+    const results = await Promise.all([hog, fine]);
+    expect(releasedIdle).toBeGreaterThanOrEqual(1);
+    expect(budget.state.aborted).toBe(2);
+    expect(attempts).toEqual({ hog: 2, fine: 2 });
+    expect(results).toEqual([{ value: 'hog read' }, { value: 'fine read' }]);
+  });
+
+  test('a step that overruns while it runs alone fails with over-memory, and the budget is free again', async () => {
+    let rss = 100 * MiB;
+    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, watchdogBytes: 50 * MiB, sampleMs: 5, rss: () => rss });
+    const result = await budget.run(10 * MiB, later(5_000), async (signal) => {
+      rss = 300 * MiB;
+      await abortedOr(signal, 2_000);
+      rss = 100 * MiB; // its worker ended: the memory is back
+      return 'never used';
+    });
+    expect(result).toEqual({ failure: 'over-memory' });
+    expect(budget.state).toMatchObject({ reserved: 0, running: 0, waiting: 0, aborted: 1 });
+    expect(await budget.run(10 * MiB, later(1_000), async () => 'next')).toEqual({ value: 'next' });
+  });
+});
