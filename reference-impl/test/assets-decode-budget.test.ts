@@ -1,9 +1,9 @@
 // The decode budget every reader of the reference server shares (assets/reading/decode-budget.ts):
 // steps run at once while their estimates fit and wait in order otherwise; the watchdog lets go of
 // idle workers first, then aborts running steps, which are tried again alone; a step that
-// overruns alone fails with 'over-memory'. The resident set is injected: nothing here allocates.
+// overruns alone fails with 'over-memory'. The measure is injected in the scheduling tests: nothing there allocates.
 import { describe, expect, test } from 'vitest';
-import { createDecodeBudget } from '../assets/reading/decode-budget.ts';
+import { createDecodeBudget, residentOutsideMainHeap } from '../assets/reading/decode-budget.ts';
 
 const MiB = 1024 * 1024;
 const later = (ms: number) => Date.now() + ms;
@@ -40,7 +40,7 @@ function gatedStep(log: string[], name: string) {
 
 describe('scheduling', () => {
   test('steps whose estimates fit run at once; the next waits, in arrival order, until there is room', async () => {
-    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, rss: () => 0 });
+    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, resident: () => 0 });
     const log: string[] = [];
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((name) => gatedStep(log, name));
     const runs = [
@@ -64,7 +64,7 @@ describe('scheduling', () => {
   });
 
   test('a step larger than the whole budget runs alone; a step still waiting at its deadline is not started', async () => {
-    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, rss: () => 0 });
+    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, resident: () => 0 });
     const log: string[] = [];
     const big = gatedStep(log, 'big');
     const small = gatedStep(log, 'small');
@@ -81,7 +81,7 @@ describe('scheduling', () => {
 describe('the watchdog', () => {
   test('over the line: idle workers go first; if that is not enough, running steps are aborted and tried again alone', async () => {
     let rss = 100 * MiB;
-    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, watchdogBytes: 50 * MiB, sampleMs: 5, rss: () => rss });
+    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, watchdogBytes: 50 * MiB, sampleMs: 5, resident: () => rss });
     let releasedIdle = 0;
     budget.onPressure(() => {
       releasedIdle += 1;
@@ -109,7 +109,7 @@ describe('the watchdog', () => {
 
   test('a step that overruns while it runs alone fails with over-memory, and the budget is free again', async () => {
     let rss = 100 * MiB;
-    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, watchdogBytes: 50 * MiB, sampleMs: 5, rss: () => rss });
+    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, watchdogBytes: 50 * MiB, sampleMs: 5, resident: () => rss });
     const result = await budget.run(10 * MiB, later(5_000), async (signal) => {
       rss = 300 * MiB;
       await abortedOr(signal, 2_000);
@@ -119,5 +119,39 @@ describe('the watchdog', () => {
     expect(result).toEqual({ failure: 'over-memory' });
     expect(budget.state).toMatchObject({ reserved: 0, running: 0, waiting: 0, aborted: 1 });
     expect(await budget.run(10 * MiB, later(1_000), async () => 'next')).toEqual({ value: 'next' });
+  });
+});
+
+describe('what the watchdog measures', () => {
+  // The server may share its process with a host that grows (a test run embedding it): what the
+  // main thread holds must not count as decoding, or ordinary files are refused as over-memory.
+  test('memory the main thread holds moves the resident set, not the decoders’ measure', () => {
+    const rssBefore = process.memoryUsage.rss();
+    const before = residentOutsideMainHeap();
+    const held = Buffer.alloc(256 * MiB, 1);
+    const strings = Array.from({ length: 400_000 }, (_, index) => `entry ${index} ${'x'.repeat(200)}`);
+    const rssGrowth = process.memoryUsage.rss() - rssBefore;
+    const measuredGrowth = residentOutsideMainHeap() - before;
+    expect(held.length + strings.length).toBeGreaterThan(0);
+    expect(rssGrowth).toBeGreaterThan(256 * MiB);
+    expect(measuredGrowth).toBeLessThan(64 * MiB);
+  });
+
+  test('memory a worker thread holds counts', async () => {
+    const { Worker } = await import('node:worker_threads');
+    const before = residentOutsideMainHeap();
+    const worker = new Worker(
+      "const { parentPort } = require('node:worker_threads'); globalThis.held = new Uint8Array(256 * 1024 * 1024).fill(1); parentPort.postMessage('held');",
+      { eval: true },
+    );
+    try {
+      await new Promise((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      expect(residentOutsideMainHeap() - before).toBeGreaterThan(200 * MiB);
+    } finally {
+      await worker.terminate();
+    }
   });
 });

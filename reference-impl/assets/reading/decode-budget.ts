@@ -5,15 +5,19 @@
 // started.
 //
 // Estimates are a schedule, not a guarantee: what OCR costs depends on what the picture shows
-// (noise costs several times a page of text). A watchdog samples the resident set every 50 ms
+// (noise costs several times a page of text). A watchdog samples the decoders' memory every 50 ms
 // while steps run; above `watchdogBytes` over idle it first lets go of what is idle (the readers'
 // idle worker threads), and if that is not enough it aborts the running steps: each one ends its
 // worker and is tried again alone. A step that still overruns alone is the file's doing: it fails
 // with 'over-memory', which the decision answers as DECODE_FAILED.
 //
-// Idle is the resident set when steps begin after the readers have been idle long enough to end
-// their workers (memory-limits.ts IDLE_WORKER_MS), so what the server holds for other reasons
-// (the decision index, the read cache) is not taken for decoding.
+// The decoders' memory is the resident set less the main thread's JavaScript heap and the buffers
+// it holds (`residentOutsideMainHeap`): decoding runs in worker threads and their native code,
+// while the main thread's heap grows with everything else the process does (the decision index,
+// the read cache, and, when the server is embedded in a test run, the whole kit). Counting the
+// whole resident set once took a test run's own growth for a decode and refused ordinary files.
+// Idle is that measure when steps begin after the readers have been idle long enough to end their
+// workers (memory-limits.ts IDLE_WORKER_MS).
 import { DECODE_BUDGET_BYTES, IDLE_WORKER_MS, WATCHDOG_BYTES } from '../memory-limits.ts';
 
 export type StepFailure = 'timed-out' | 'over-memory';
@@ -38,8 +42,8 @@ export interface DecodeBudgetOptions {
   /** How long the readers must have been idle for the resident set to count as idle again. */
   rebaseAfterMs?: number;
   sampleMs?: number;
-  /** The process's resident set in bytes (tests inject their own). */
-  rss?: () => number;
+  /** The decoders' resident memory in bytes (tests inject their own). */
+  resident?: () => number;
 }
 
 interface Running {
@@ -56,12 +60,18 @@ interface Waiter {
   timer?: NodeJS.Timeout;
 }
 
+/** The resident set less the main thread's heap and external buffers: what worker threads and native code hold. */
+export function residentOutsideMainHeap(): number {
+  const { rss, heapTotal, external } = process.memoryUsage();
+  return rss - heapTotal - external;
+}
+
 export function createDecodeBudget(options: DecodeBudgetOptions = {}): DecodeBudget {
   const budget = options.budgetBytes ?? DECODE_BUDGET_BYTES;
   const watchdogBytes = options.watchdogBytes ?? WATCHDOG_BYTES;
   const rebaseAfterMs = options.rebaseAfterMs ?? IDLE_WORKER_MS + 1_000;
   const sampleMs = options.sampleMs ?? 50;
-  const rss = options.rss ?? (() => process.memoryUsage.rss());
+  const rss = options.resident ?? residentOutsideMainHeap;
   const running = new Set<Running>();
   const waiting: Waiter[] = [];
   const releasers = new Set<() => void>();
