@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * of real servers, so a neighbour test file on the other core moves their figures (a
  * self-comparison once lost 38 % of its throughput to one). They run alone, after the rest.
  */
-const MEASURING = ['load/test/compare.test.ts'];
+const MEASURING = ['load/test/compare.test.ts', 'load/test/distributed-run.test.ts', 'load/test/generator-bound.test.ts'];
 
 export default defineConfig({
   test: {

@@ -1,18 +1,20 @@
-// `decision-conformance load run | compare | cold-start`: the performance leg. Wires a target
+// `decision-conformance load run | compare | merge | history | cold-start`: the performance leg. Wires a target
 // (the bundled reference server when no --base-url is given), the load runners and the reports.
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { coldStartReport } from '../load/cold-start.ts';
 import { compareRuns, parseTolerance, type Comparison } from '../load/compare.ts';
 import { interleavedRuns } from '../load/interleave.ts';
 import { findK6, k6Version, type K6Location } from '../load/k6.ts';
-import { runLoad } from '../load/run.ts';
+import { driftOf, runLine, runLoad, SAME_PROCESS } from '../load/run.ts';
+import { generatorHealth } from '../load/generator-health.ts';
+import { MergeRefusal, mergeParts, readPart } from '../load/merge.ts';
+import { ownCpuMs, processCpuMs, processRssBytes } from '../load/process-usage.ts';
 import { SCENARIOS, isScenarioName } from '../load/runner/definition.ts';
 import type { LoadRun, LoadSection } from '../reports/load-run.ts';
-import { loadVerdict } from '../reports/load-section.ts';
+import { healthLine, loadVerdict } from '../reports/load-section.ts';
 import { buildColdStartReport, buildLoadReport } from '../reports/load-report.ts';
-import { defaultReportDir, writeReports, REPORT_FILES } from '../reports/write.ts';
+import { defaultReportDir, writeReports } from '../reports/write.ts';
+import { readLoadResults, readResultsFile as readResults, ResultsFileError } from '../reports/results-file.ts';
 import { terminalText } from '../reports/escape.ts';
 import { startEmbeddedTarget } from '../api/embedded-target.ts';
 import { requirePart } from '../api/optional-parts.ts';
@@ -23,7 +25,7 @@ import { ALL_CAPABILITIES } from '../harness/check.ts';
 import { FEEDBACK_SHAPES, REFERENCE_FEEDBACK_SHAPE } from '../load/definitions/common.js';
 import { PROFILE_NAMES } from '../reference-impl/server/profile.ts';
 
-export const LOAD_USAGE = `Usage: decision-conformance load <run|compare|cold-start> [options]
+export const LOAD_USAGE = `Usage: decision-conformance load <run|compare|merge|cold-start|history> [options]
 
 load run --scenario NAME [options]     run a load scenario (${SCENARIOS.join(', ')})
   --base-url URL --api-key KEY         the server (default: the bundled reference server; key also from env DECISION_API_KEY)
@@ -37,6 +39,11 @@ load run --scenario NAME [options]     run a load scenario (${SCENARIOS.join(', 
   --report-dir DIR                     where reports go (default: ./reports/out/<timestamp>/ under the current directory)
   --k6 PATH                            the k6 to use (else env K6_BIN, else k6 on PATH, else the kit's Node runner)
   --node                               use the kit's Node runner even when k6 is found
+  --instances N                        split each run over N k6 processes (execution segments), judged as one run (k6 only)
+  --server-pid PID                     with --base-url, a server on this machine: its CPU and memory join the results
+load merge DIR... [--report-dir DIR]   the parts of one distributed run (k6-operator pods, see load/k6-operator/testrun.yaml),
+                                       each folder with load.json and samples.csv.gz, judged as one run; refused (exit 2) when
+                                       they differ in scenario, spec, server or segment sequence, or a segment is missing or doubled
 load compare --baseline DIR --candidate DIR   compare runs made earlier (two report folders of "load run")
 load compare --baseline-url URL --candidate-url URL [--baseline-key KEY --candidate-key KEY]
              [--scenario decide-capacity] [--repeat 5] [--order abba|abab] [--duration S --rate N --set NAME=VALUE]
@@ -45,6 +52,11 @@ load compare --baseline-url URL --candidate-url URL [--baseline-key KEY --candid
   --allow-mixed-generators             compare runs by k6 with runs by the Node runner (refused otherwise: exit 2)
   p99 is judged only when every run has 368 requests (see load/README.md); below, compare says so
 load cold-start [--runs N]             spawn the bundled server N times (default 5): spawn -> listening, spawn -> first decide
+load history add RESULTS_DIR --store DIR [--label TEXT]
+                                       add a "load run" folder's figures to a history folder (one JSON file per run; label e.g. a commit)
+load history check --store DIR [--report-dir DIR] [--newest N] [--json]
+                                       change points in each series (E-divisive means); exit 1 when a metric got worse among
+                                       the newest N runs (default 10); history.html in --report-dir (default ./reports/out/<timestamp>/)
 
 Exit status: 0 thresholds held / no regression; 1 thresholds missed / regression; 2 usage error.`;
 
@@ -67,6 +79,10 @@ export async function loadCommand(argv: string[], env: NodeJS.ProcessEnv, out: W
         return await loadCompare(rest, env, out);
       case 'cold-start':
         return await loadColdStart(rest, out);
+      case 'merge':
+        return await loadMerge(rest, out);
+      case 'history':
+        return await (await import('./load-history.ts')).loadHistoryCommand(rest, env, out, err);
       case undefined:
       case '--help':
       case 'help':
@@ -111,6 +127,8 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
     'feedback-shape': { type: 'string' },
     'from-results': { type: 'string' },
     'report-dir': { type: 'string' },
+    instances: { type: 'string' },
+    'server-pid': { type: 'string' },
     help: { type: 'boolean' },
   });
   if (values.help) {
@@ -127,7 +145,12 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   const { profile, capabilities, feedbackShape, notes } = targetClaims(values, baseUrl);
   const settings = { CAPABILITIES: capabilities.join(','), FEEDBACK_SHAPE: feedbackShape, ...scenarioSettings(values) };
   for (const note of notes) out(`${terminalText(note)}\n`);
+  const instances = positive('instances', values.instances as string | undefined, 1)!;
+  if (!Number.isInteger(instances)) throw new LoadUsageError(`--instances must be a whole number; got "${String(values.instances)}"`);
+  const serverPid = serverProcess(values['server-pid'] as string | undefined, baseUrl);
   const k6 = await generator(values, env, scenario, out);
+  if (instances > 1 && !k6)
+    throw new LoadUsageError('--instances needs k6 (--k6, K6_BIN or PATH): the Node runner runs in one process and does not split a scenario');
 
   const embedded = baseUrl === undefined ? await startEmbeddedTarget({ profile }) : undefined;
   const target = { baseUrl: baseUrl ?? embedded!.baseUrl, apiKey: apiKey ?? embedded!.keyA };
@@ -139,13 +162,21 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
       settings: { ...settings, BASE_URL: target.baseUrl, API_KEY: target.apiKey },
       ...(k6 ? { k6 } : {}),
       repeat,
-      // The embedded server lives in this process: its memory is this process's (the Node runner's too, when it runs).
+      instances,
+      // The embedded server lives in this process: its memory and CPU are this process's (the Node runner's too, when it runs).
       ...(embedded
         ? {
             memory: {
-              source: k6 ? 'kit process running the embedded reference server' : 'kit process running the embedded reference server and the Node runner',
+              source: k6 ? SAME_PROCESS : `${SAME_PROCESS} and the Node runner`,
               rssBytes: () => process.memoryUsage().rss,
             },
+            serverCpu: { source: SAME_PROCESS, cpuMs: ownCpuMs },
+          }
+        : {}),
+      ...(serverPid !== undefined
+        ? {
+            memory: { source: `server process ${serverPid}`, rssBytes: () => processRssBytes(serverPid) ?? 0 },
+            serverCpu: { source: `server process ${serverPid}`, cpuMs: () => processCpuMs(serverPid) },
           }
         : {}),
       output: runnerLine(out),
@@ -164,9 +195,61 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   await writeReports(report, dir);
   const verdict = loadVerdict(load);
   out(
-    `${verdict === 'pass' ? 'thresholds held' : 'THRESHOLDS MISSED'} in ${load.runs.filter((run) => run.passed).length} of ${load.runs.length} runs; reports in ${dir}\n`,
+    `${verdict === 'pass' ? 'thresholds held' : 'THRESHOLDS MISSED'} in ${load.runs.filter((run) => run.passed).length} of ${load.runs.length} runs${boundNote(load.runs)}; reports in ${dir}\n`,
   );
   return verdict === 'pass' ? 0 : 1;
+}
+
+/** ", the generator set the pace in N runs (…)" when it did: such figures are the generator's. */
+function boundNote(runs: readonly LoadRun[]): string {
+  const bound = runs.filter((run) => run.generator_health?.bound);
+  return bound.length === 0 ? '' : `; GENERATOR-BOUND in ${bound.length} of ${runs.length} runs: the figures measure the generator, not the server`;
+}
+
+/** --server-pid: a process of this machine the kit can read in /proc, given with --base-url. */
+function serverProcess(text: string | undefined, baseUrl: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const pid = Number(text);
+  if (!Number.isInteger(pid) || pid <= 0) throw new LoadUsageError(`--server-pid must be a process id; got "${text}"`);
+  if (baseUrl === undefined) throw new LoadUsageError('--server-pid goes with --base-url: the bundled server runs in the kit, which measures it itself');
+  if (processCpuMs(pid) === undefined) throw new LoadUsageError(`--server-pid ${pid}: no such process to read in /proc (Linux, same machine)`);
+  return pid;
+}
+
+/** `load merge DIR...`: the parts of one distributed run judged as one, with reports. */
+async function loadMerge(argv: string[], out: Write): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { 'report-dir': { type: 'string' } } });
+  } catch (error) {
+    throw new LoadUsageError((error as Error).message);
+  }
+  if (parsed.positionals.length === 0) throw new LoadUsageError('load merge needs the folders of the parts: load merge DIR...');
+  const startedAt = new Date();
+  let run: LoadRun;
+  try {
+    run = await mergeParts(parsed.positionals.map(readPart));
+  } catch (error) {
+    if (error instanceof MergeRefusal) throw new LoadUsageError(error.message);
+    throw error;
+  }
+  // Pods report no CPU the kit can see: the schedule is what tells whether they kept up.
+  run.generator_health = generatorHealth(run, {});
+  const drift = driftOf(run);
+  const load: LoadSection = { scenario: run.scenario, runs: [run], ...(drift ? { drift } : {}) };
+  const report = buildLoadReport({
+    target: { baseUrl: run.base_url, embedded: false, capabilities: [] },
+    startedAt: new Date(run.started_at),
+    finishedAt: new Date(Date.parse(run.started_at) + run.duration_ms),
+    secrets: [],
+    load,
+  });
+  const dir = parsed.values['report-dir'] ?? defaultReportDir(startedAt);
+  await writeReports(report, dir);
+  out(`merged ${parsed.positionals.length} parts (sequence ${terminalText(run.parts?.sequence || 'whole')}): ${terminalText(runLine(run))}\n`);
+  out(`  ${terminalText(healthLine(run.generator_health))}\n`);
+  out(`${run.passed ? 'thresholds held' : 'THRESHOLDS MISSED'}${boundNote([run])}; reports in ${dir}\n`);
+  return run.passed ? 0 : 1;
 }
 
 const SCENARIO_OPTIONS = {
@@ -238,26 +321,22 @@ function conformanceResults(path: string): ConformanceResults {
 
 /** The parsed results.json of a report folder (or given directly); a usage error naming the flag when it cannot be read. */
 function readResultsFile(path: string, flag: string): { file: string; parsed: unknown } {
-  let file = path;
   try {
-    if (statSync(path).isDirectory()) file = join(path, REPORT_FILES.json);
-  } catch {
-    throw new LoadUsageError(`--${flag} ${path}: no such folder or file`);
-  }
-  try {
-    return { file, parsed: JSON.parse(readFileSync(file, 'utf8')) as unknown };
+    return readResults(path);
   } catch (error) {
-    throw new LoadUsageError(`--${flag} ${file}: not a readable results.json (${(error as Error).message})`);
+    if (error instanceof ResultsFileError) throw new LoadUsageError(`--${flag} ${error.message}`);
+    throw error;
   }
 }
 
 /** The load section of a report folder (or of a results.json given directly): a load run's, or one written before runs had a kind. */
 export function readLoadSection(path: string, flag: string): LoadSection {
-  const { file, parsed } = readResultsFile(path, flag);
-  const { kind, load } = parsed as { kind?: string; load?: LoadSection };
-  if (kind !== undefined && kind !== 'load') throw new LoadUsageError(`--${flag} ${file} holds a ${kind} run, not a load run (write one with "load run")`);
-  if (!load || !Array.isArray(load.runs) || load.runs.length === 0) throw new LoadUsageError(`--${flag} ${file} has no load runs (write one with "load run")`);
-  return load;
+  try {
+    return readLoadResults(path).results.load;
+  } catch (error) {
+    if (error instanceof ResultsFileError) throw new LoadUsageError(`--${flag} ${error.message}`);
+    throw error;
+  }
 }
 
 async function loadCompare(argv: string[], env: NodeJS.ProcessEnv, out: Write): Promise<number> {

@@ -12,7 +12,7 @@ const USAGE = `Usage: decision-conformance <command> [options]
 Commands:
   run           run the conformance suite against a server (default: the bundled reference server) and write reports
   list-checks   print the catalogue of checks of every suite (--suite LIST, --json)
-  load          load and cold-start runs, and regression comparison (load --help)
+  load          load and cold-start runs, distributed runs merged, regression comparison and history (load --help)
   serve         start the bundled reference server (options: serve --help)
   mock          start the Prism mock served from the spec (options: mock --help)
   lint          lint spec/openapi.yaml with Spectral and the kit's ruleset

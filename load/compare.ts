@@ -22,6 +22,9 @@ export interface Tolerance {
 
 export const DEFAULT_TOLERANCE: Tolerance = { throughput: 0.1, latency: 0.25, latencyFloorMs: 2, checks: 0.01 };
 
+/** Growth of the error rate that counts, absolute: one point. */
+export const ERROR_RATE_FLOOR = 0.01;
+
 /** Share of (baseline, candidate) pairs in which the candidate must be worse. */
 export const SEPARATION = 1;
 
@@ -70,6 +73,22 @@ export interface CompareOptions {
 /** Runs by different generators or percentile methods: refused unless allowed, since their figures differ by construction. */
 export class MixedGeneratorsError extends Error {}
 
+/**
+ * Runs whose generator set the pace (load/generator-health.ts): their figures are the generator's,
+ * so neither a regression nor an improvement of the server can be read from them.
+ */
+export class GeneratorBoundError extends Error {}
+
+/** The refusal of runs whose generator was the limit, naming the first of each side; undefined when every run kept up. */
+export function generatorBoundReason(baseline: readonly LoadRun[], candidate: readonly LoadRun[]): string | undefined {
+  const sides = { baseline, candidate };
+  const bound = Object.entries(sides).flatMap(([side, runs]) =>
+    runs.flatMap((run, index) => (run.generator_health?.bound ? [`${side} run ${index + 1} (${run.generator_health.reasons[0]})`] : [])),
+  );
+  if (bound.length === 0) return undefined;
+  return `cannot judge the server: the generator set the pace in ${bound.length} of ${baseline.length + candidate.length} runs, e.g. ${bound[0]}; measure with a generator that keeps up (more k6 instances, --instances N, a bigger machine, or the Node runner)`;
+}
+
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -104,7 +123,9 @@ const TAIL: Metric = { name: 'latency p99_ms', of: (run) => run.latency.all?.p99
 /** "k6 v2.2.0, nearest-rank": what produced a run's figures. */
 export const generatorOf = (run: LoadRun) =>
   `${run.generator.name} ${run.generator.version}, ${run.percentile_method ?? (run.generator.name === 'node' ? 'nearest-rank' : 'k6-trend')}`;
-const generatorKind = (run: LoadRun) => generatorOf(run).replace(/ [^ ,]+,/, ',');
+/** "k6, nearest-rank" of "k6 v2.2.0, nearest-rank": what differs by construction between runs, the version left out. */
+export const generatorKindOf = (generator: string) => generator.replace(/ [^ ,]+,/, ',');
+const generatorKind = (run: LoadRun) => generatorKindOf(generatorOf(run));
 
 function verdictOf(metric: Metric, before: readonly number[], after: readonly number[], tolerance: Tolerance): MetricVerdict {
   const baselineMedian = median(before);
@@ -117,7 +138,7 @@ function verdictOf(metric: Metric, before: readonly number[], after: readonly nu
   const change = baselineMedian === 0 ? (candidateMedian === 0 ? 0 : Infinity) : candidateMedian / baselineMedian - 1;
   const beyondTolerance = {
     throughput: () => -change > tolerance.throughput,
-    errors: () => candidateMedian - baselineMedian > 0.01,
+    errors: () => candidateMedian - baselineMedian > ERROR_RATE_FLOOR,
     checks: () => baselineMedian - candidateMedian > tolerance.checks,
     latency: () => change > tolerance.latency && candidateMedian - baselineMedian > tolerance.latencyFloorMs,
   }[metric.kind]();
@@ -174,6 +195,8 @@ export function compareRuns(baseline: readonly LoadRun[], candidate: readonly Lo
   const scenario = baseline[0]!.scenario;
   const other = candidate.find((run) => run.scenario !== scenario);
   if (other) throw new Error(`the baseline ran ${scenario}, the candidate ${other.scenario}: compare runs of one scenario`);
+  const bound = generatorBoundReason(baseline, candidate);
+  if (bound) throw new GeneratorBoundError(bound);
   const kinds = new Set([...baseline, ...candidate].map(generatorKind));
   if (kinds.size > 1 && !options.allowMixedGenerators) {
     throw new MixedGeneratorsError(

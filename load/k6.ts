@@ -1,7 +1,7 @@
 // Finding k6 and running a scenario script with it. The kit looks for k6 in this order:
 // --k6 PATH, env K6_BIN, then `k6` on PATH. Users bring their own k6; CI sets K6_BIN.
 import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,13 +9,9 @@ import { promisify } from 'node:util';
 import { redactText } from '../harness/redaction.ts';
 import { terminalText } from '../reports/escape.ts';
 import type { LoadRun } from '../reports/load-run.ts';
-import { k6SampleOutput, readK6Samples } from './k6-samples.ts';
-import { latencyFigures, PERCENTILE_METHOD } from './percentiles.ts';
-import { loadDefinition, type ScenarioDefinition, type ScenarioName } from './runner/definition.ts';
-import { judgeThresholds } from './runner/result.ts';
-import type { RequestSample } from './runner/samples.ts';
-import { CHECK_EXAMPLE_MARK } from './definitions/common.js';
-import type { CheckExample } from './definitions/response-rules.js';
+import { k6SampleOutput } from './k6-samples.ts';
+import type { ScenarioName } from './runner/definition.ts';
+import { mergeParts, PART_FILES, readPart, type RunPart } from './merge.ts';
 
 export const SCENARIO_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
 
@@ -64,81 +60,104 @@ export async function k6Version(k6: string): Promise<string> {
   }
 }
 
+/** The execution segment sequence of `instances` equal parts ("0,1/4,1/2,3/4,1"), and part `index`'s segment. */
+export function segmentOf(instances: number, index: number): { segment: string; sequence: string } {
+  const point = (at: number) => (at === 0 ? '0' : at === instances ? '1' : `${at}/${instances}`);
+  return {
+    segment: `${point(index)}:${point(index + 1)}`,
+    sequence: Array.from({ length: instances + 1 }, (_, at) => point(at)).join(','),
+  };
+}
+
+export interface K6RunOptions {
+  /** false: k6's own figures, no raw samples (the benchmark of what they cost); one instance only. */
+  rawSamples?: boolean;
+  /** k6 processes splitting the run by execution segments, judged as one run (load/merge.ts); 1 unless given. */
+  instances?: number;
+  /** Settings of one part over the common ones (tests slow one part down through its own BASE_URL). */
+  partSettings?(index: number): Record<string, string | undefined>;
+}
+
 /**
- * Settings become `-e NAME=value`; the script writes load.json into a temporary folder, read back
- * here, and k6's raw samples beside it, from which the kit computes the percentiles and judges the
- * thresholds as it does for the Node runner (one percentile definition for both generators).
+ * Settings become `-e NAME=value`. Each k6 process (one, or one per execution segment with
+ * `instances`) writes what a pod of a distributed run writes into a folder of its own (load.json,
+ * k6's raw samples, its console output with the check examples), and the parts are judged as one
+ * run by the same merge `load merge` runs on pods' folders: the kit computes the percentiles from
+ * every request's duration and judges the thresholds, as it does for the Node runner (one
+ * percentile definition for both generators).
  */
 export async function runWithK6(
   k6: string,
   scenario: ScenarioName,
   settings: Record<string, string | undefined>,
   output: (line: string) => void = () => {},
-  options: { rawSamples?: boolean; definition?: ScenarioDefinition } = {},
+  options: K6RunOptions = {},
 ): Promise<LoadRun> {
+  const instances = options.instances ?? 1;
+  if (!Number.isInteger(instances) || instances < 1) throw new Error(`instances must be a whole number of at least 1; got ${instances}`);
+  if (options.rawSamples === false && instances > 1) throw new Error('a run split over k6 processes needs their raw samples');
   const reportDir = mkdtempSync(join(tmpdir(), 'decision-k6-'));
   try {
-    const env = { ...settings, REPORT_DIR: reportDir, K6_VERSION: await k6Version(k6) };
-    // rawSamples false (the benchmark of what they cost) leaves k6's own figures, and says so in percentile_method.
-    const samples = options.rawSamples === false ? { args: [], env: {} } : k6SampleOutput(join(reportDir, 'samples.csv.gz'));
-    // raw log format: a log line is the message alone, so the check examples the script logs read back as JSON.
-    const args = ['run', '--quiet', '--no-color', '--log-format', 'raw', ...samples.args, join(SCENARIO_DIR, `${scenario}.js`)];
-    for (const [name, value] of Object.entries(env)) if (value !== undefined) args.push('-e', `${name}=${value}`);
-    const child = spawn(k6, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...samples.env, K6_NO_USAGE_REPORT: 'true' } });
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => text.split('\n').filter(Boolean).forEach(output));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    const code = await new Promise<number>((resolve) => child.on('close', (status) => resolve(status ?? 1)));
-    const { examples, rest } = checkExamples(stderr);
-    let run: LoadRun;
-    try {
-      run = JSON.parse(readFileSync(join(reportDir, 'load.json'), 'utf8')) as LoadRun;
-      for (const entry of run.checks) {
-        const example = examples.get(entry.name);
-        if (example && entry.fails > 0) entry.example = example;
-      }
-    } catch {
-      // Exit 99 is k6's "thresholds crossed", which still writes the summary; anything else without one is a failure to run.
-      // Its last lines may quote what the server answered: the message reaches a terminal escaped.
-      throw new Error(
-        `k6 exited with ${code} and wrote no load result: ${terminalText(
-          redactText(rest, settings.API_KEY ? [settings.API_KEY] : [])
-            .trim()
-            .split('\n')
-            .slice(-3)
-            .join(' | '),
-        )}`,
-      );
-    }
-    if (options.rawSamples === false) return run;
-    return withKitFigures(run, options.definition ?? (await loadDefinition(scenario, settings)), await readK6Samples(join(reportDir, 'samples.csv.gz')));
+    const version = await k6Version(k6);
+    const parts = await Promise.all(
+      Array.from({ length: instances }, (_, index) =>
+        runPart(k6, scenario, { ...settings, ...options.partSettings?.(index), K6_VERSION: version }, join(reportDir, `part-${index + 1}`), {
+          output,
+          ...(instances > 1 ? { segment: segmentOf(instances, index) } : {}),
+          rawSamples: options.rawSamples !== false,
+        }),
+      ),
+    );
+    if (options.rawSamples === false) return parts[0]!.run;
+    return await mergeParts(parts);
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
   }
 }
 
-/** A k6 run's latency, timeline and threshold verdicts replaced by the kit's, from k6's raw samples. */
-export function withKitFigures(run: LoadRun, definition: ScenarioDefinition, samples: readonly RequestSample[]): LoadRun {
-  const { latency, timeline } = latencyFigures(definition, samples);
-  const thresholds = judgeThresholds(definition, { latency, timeline, errorRate: run.error_rate, checkRate: run.check_rate });
-  return { ...run, percentile_method: PERCENTILE_METHOD, latency, timeline, thresholds, passed: thresholds.every((threshold) => threshold.ok) };
-}
-
-/** The first example of each check the script logged (k6-adapter.js), and the other stderr lines. */
-export function checkExamples(stderr: string): { examples: Map<string, CheckExample>; rest: string } {
-  const examples = new Map<string, CheckExample>();
-  const rest: string[] = [];
-  for (const line of stderr.split('\n')) {
-    if (!line.startsWith(CHECK_EXAMPLE_MARK)) {
-      rest.push(line);
-      continue;
-    }
-    try {
-      const { check, example } = JSON.parse(line.slice(CHECK_EXAMPLE_MARK.length)) as { check: string; example: CheckExample };
-      if (!examples.has(check)) examples.set(check, example);
-    } catch {
-      rest.push(line);
-    }
-  }
-  return { examples, rest: rest.join('\n') };
+/** One k6 process: its part of the run in `dir`, as a pod of a distributed run leaves it. */
+async function runPart(
+  k6: string,
+  scenario: ScenarioName,
+  settings: Record<string, string | undefined>,
+  dir: string,
+  options: { output: (line: string) => void; segment?: { segment: string; sequence: string }; rawSamples: boolean },
+): Promise<RunPart> {
+  mkdirSync(dir, { recursive: true });
+  const env = { ...settings, REPORT_DIR: dir };
+  const samples = options.rawSamples ? k6SampleOutput(join(dir, PART_FILES.samples)) : { args: [], env: {} };
+  const segment = options.segment ? ['--execution-segment', options.segment.segment, '--execution-segment-sequence', options.segment.sequence] : [];
+  // raw log format: a log line is the message alone, so the check examples the script logs read back as JSON.
+  const args = [
+    'run',
+    '--quiet',
+    '--no-color',
+    '--log-format',
+    'raw',
+    '--console-output',
+    join(dir, PART_FILES.console),
+    ...samples.args,
+    ...segment,
+    join(SCENARIO_DIR, `${scenario}.js`),
+  ];
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) args.push('-e', `${name}=${value}`);
+  const child = spawn(k6, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...samples.env, K6_NO_USAGE_REPORT: 'true' } });
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => text.split('\n').filter(Boolean).forEach(options.output));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const code = await new Promise<number>((resolve) => child.on('close', (status) => resolve(status ?? 1)));
+  if (!existsSync(join(dir, PART_FILES.result)))
+    // Exit 99 is k6's "thresholds crossed", which still writes the summary; anything else without one is a failure to run.
+    // Its last lines may quote what the server answered: the message reaches a terminal escaped.
+    throw new Error(
+      `k6 exited with ${code} and wrote no load result: ${terminalText(
+        redactText(stderr, settings.API_KEY ? [settings.API_KEY] : [])
+          .trim()
+          .split('\n')
+          .slice(-3)
+          .join(' | '),
+      )}`,
+    );
+  if (!options.rawSamples) return { source: dir, run: JSON.parse(readFileSync(join(dir, PART_FILES.result), 'utf8')) as LoadRun, samplesPath: '' };
+  return readPart(dir);
 }

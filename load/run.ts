@@ -1,11 +1,15 @@
 // One `load run`: a scenario repeated N times by k6 when the kit found one, else by the Node
 // runner, with the server's memory sampled when the kit can see it, and the soak drift (whose
 // verdicts are thresholds of each run: a soak that drifts fails on its own).
+import { availableParallelism } from 'node:os';
 import type { LoadDrift, LoadRun, LoadSection } from '../reports/load-run.ts';
 import { memoryDriftThresholds } from './definitions/drift.js';
 import { runWithK6, type K6Location } from './k6.ts';
 import { loadDefinition, type ScenarioName } from './runner/definition.ts';
 import { runWithNode } from './runner/run-scenario.ts';
+import { generatorHealth, type HealthFacts } from './generator-health.ts';
+import { healthLine } from '../reports/load-section.ts';
+import { endedChildrenCpuMs, ownCpuMs, threadCpuMs } from './process-usage.ts';
 
 export interface LoadRunOptions {
   scenario: ScenarioName;
@@ -16,6 +20,10 @@ export interface LoadRunOptions {
   repeat: number;
   /** Resident memory of the server's process, when the kit can see it. */
   memory?: { source: string; rssBytes(): number };
+  /** CPU time of the server's process in milliseconds, when it runs on this machine and the kit can see it. */
+  serverCpu?: { source: string; cpuMs(): number | undefined };
+  /** k6 processes splitting the run (execution segments), 1 unless given; the Node runner runs in one. */
+  instances?: number;
   output(line: string): void;
 }
 
@@ -40,12 +48,16 @@ export async function runOnce(options: Omit<LoadRunOptions, 'repeat' | 'output'>
   const sample = () => options.memory && samples.push({ at_s: Math.round((performance.now() - started) / 100) / 10, rss_bytes: options.memory.rssBytes() });
   sample();
   const timer = options.memory ? setInterval(sample, MEMORY_SAMPLE_MS) : undefined;
+  const cpu = cpuWatch(options);
   let run: LoadRun;
   try {
-    run = options.k6 ? await runWithK6(options.k6.path, options.scenario, settings, options.output, { definition }) : await runWithNode(definition, settings);
+    run = options.k6
+      ? await runWithK6(options.k6.path, options.scenario, settings, options.output, { instances: options.instances ?? 1 })
+      : await runWithNode(definition, settings);
   } finally {
     if (timer) clearInterval(timer);
   }
+  run.generator_health = generatorHealth(run, cpu.facts());
   sample();
   if (!options.memory) return run;
   run.memory = { source: options.memory.source, samples };
@@ -55,6 +67,37 @@ export async function runOnce(options: Omit<LoadRunOptions, 'repeat' | 'output'>
   const thresholds = [...run.thresholds, ...memoryDriftThresholds(drift, samples)];
   return { ...run, thresholds, passed: thresholds.every((threshold) => threshold.ok) };
 }
+
+/**
+ * What the generator and the server used of the CPU during one run, where the kit sees it: k6
+ * processes are this process's children (their time is exact once they are waited for); the
+ * Node runner is this process, which also holds the embedded server when there is one.
+ */
+function cpuWatch(options: Pick<LoadRunOptions, 'k6' | 'serverCpu' | 'memory'>) {
+  // The Node runner's limit is its one JavaScript thread: the main thread's time, not the process's (garbage collection runs beside it).
+  const generatorCpu = options.k6 ? endedChildrenCpuMs : () => threadCpuMs(process.pid) ?? ownCpuMs();
+  const generatorStart = generatorCpu();
+  const serverStart = options.serverCpu?.cpuMs();
+  return {
+    facts(): HealthFacts {
+      const generatorEnd = generatorCpu();
+      const serverEnd = options.serverCpu?.cpuMs();
+      return {
+        cores: availableParallelism(),
+        // k6 runs its virtual users on every core; the Node runner's JavaScript on one thread.
+        generatorCapacityCores: options.k6 ? availableParallelism() : 1,
+        ...(generatorStart !== undefined && generatorEnd !== undefined
+          ? { generator: { cpuMs: generatorEnd - generatorStart, source: options.k6 ? 'k6 processes' : 'kit main thread (Node runner)' } }
+          : {}),
+        ...(serverStart !== undefined && serverEnd !== undefined ? { server: { cpuMs: serverEnd - serverStart, source: options.serverCpu!.source } } : {}),
+        ...(!options.k6 && options.serverCpu?.source === SAME_PROCESS ? { sharedProcess: true } : {}),
+      };
+    },
+  };
+}
+
+/** The source of a server's CPU that is this very process (the embedded server). */
+export const SAME_PROCESS = 'kit process running the embedded reference server';
 
 export async function runLoad(options: LoadRunOptions): Promise<LoadSection> {
   if (options.scenario !== 'cold-start') {
@@ -66,6 +109,7 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadSection> {
     const run = await runOnce({ ...options, tag: `r${repeat}` });
     runs.push(run);
     options.output(`run ${repeat}/${options.repeat}: ${runLine(run)}`);
+    options.output(`  ${healthLine(run.generator_health!)}`);
   }
   const drift = driftOf(runs[0]!);
   return { scenario: options.scenario, runs, ...(drift ? { drift } : {}) };

@@ -3,11 +3,12 @@
 // not end within a few seconds).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kitRoot } from '../harness/kit-files.ts';
 import { apiKeyPrefix } from '../spec/index.ts';
+import { processCpuMs, threadCpuMs } from './process-usage.ts';
 
 /**
  * The reference server as `npm run serve` starts it: plain Node on the bundled entry, no
@@ -28,21 +29,13 @@ export interface ServerProcess {
    * the server really was at a given load.
    */
   mainThreadCpuMs(): number | undefined;
+  /** CPU time of every thread of the process in milliseconds (JavaScript, garbage collection, the scoring model's threads), from /proc. */
+  processCpuMs(): number | undefined;
   stop(): Promise<void>;
 }
 
-// Linux reports thread times in clock ticks of USER_HZ, 100 on every mainstream configuration.
-const TICKS_PER_SECOND = 100;
-
 function mainThreadCpuMs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
+  return pid === undefined ? undefined : threadCpuMs(pid);
 }
 
 const STOP_GRACE_MS = 5_000;
@@ -82,6 +75,7 @@ export function startServerProcess(command: string, args: string[], options: Sta
         listeningMs: performance.now() - spawnedAt,
         sinceSpawn: () => performance.now() - spawnedAt,
         mainThreadCpuMs: () => mainThreadCpuMs(child.pid),
+        processCpuMs: () => (child.pid === undefined ? undefined : processCpuMs(child.pid)),
         stop,
       });
     });

@@ -1,6 +1,6 @@
 // The frame every report.html shares, whatever the kind of run: the Content-Security-Policy, the
 // style, the verdict banner with the run's facts, the section links and the footer. Only constants
-// and escaped run data go in.
+// and escaped run data go in. The load history's page (history.html) uses the same frame.
 import { createHash } from 'node:crypto';
 import { html } from './escape.ts';
 import { shortSha } from './format.ts';
@@ -28,6 +28,14 @@ export interface PageParts {
 }
 
 export function htmlPage(report: RunReport, parts: PageParts): string {
+  return htmlDocument(
+    parts,
+    `Written by ${html(report.kit.name)} ${html(report.kit.version)} at ${html(report.finished_at)}. For machines: <code>results.json</code> (schema version ${report.schema_version}) and <code>junit.xml</code>, written beside this file.`,
+  );
+}
+
+/** The same frame for a page that is not one run's report (the load history): `footer` is HTML. */
+export function htmlDocument(parts: PageParts, footer: string): string {
   const scriptHash = createHash('sha256').update(REPORT_SCRIPT).digest('base64');
   // Built from constants only (no run data), so it goes into the attribute as is.
   const policy = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; img-src data:; base-uri 'none'; form-action 'none'`;
@@ -60,7 +68,7 @@ ${parts.sections.map(([id, text]) => `<a href="#${id}">${html(text)}</a>`).join(
 <main class="wrap">
 ${parts.main}
 </main>
-<footer class="wrap">Written by ${html(report.kit.name)} ${html(report.kit.version)} at ${html(report.finished_at)}. For machines: <code>results.json</code> (schema version ${report.schema_version}) and <code>junit.xml</code>, written beside this file.</footer>
+<footer class="wrap">${footer}</footer>
 <script>${REPORT_SCRIPT}</script>
 </body>
 </html>

@@ -48,7 +48,7 @@ function junitDocument(report: RunReport, name: string, suite: JunitSuite): stri
       tests: suite.tests,
       failures: suite.failures,
       errors: 0,
-      skipped: 0,
+      skipped: suite.skipped ?? 0,
       time: seconds(report.duration_ms),
       timestamp: report.started_at,
     }),

@@ -26,10 +26,14 @@ export function hasMeaningfulP99(stats: Pick<LatencyStats, 'count'>): boolean {
   return stats.count >= P99_MIN_RESPONSES;
 }
 
+/** The nearest rank of percentile `p` among `count` values (count ≥ 1): ceil(p/100 · count), within 1…count. */
+export function nearestRank(p: number, count: number): number {
+  return Math.min(count, Math.max(1, Math.ceil((p / 100) * count)));
+}
+
 /** Nearest-rank percentile of ascending `sorted` (non-empty): a value that was actually measured, never an interpolation. */
 export function percentile(sorted: readonly number[], p: number): number {
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(rank, sorted.length) - 1]!;
+  return sorted[nearestRank(p, sorted.length) - 1]!;
 }
 
 /**

@@ -38,6 +38,8 @@ export interface LoadRun {
   executor: Record<string, unknown>;
   iterations: number;
   dropped_iterations: number;
+  /** Most virtual users busy at once (k6's vus; the Node runner's iterations in flight); absent in older results. */
+  vus_peak?: number;
   requests: number;
   requests_by_name: Record<string, number>;
   throughput_rps: number;
@@ -57,6 +59,44 @@ export interface LoadRun {
   open_point_refusals?: Record<string, number>;
   /** Resident memory of the server's process over the run, when the kit could see it. */
   memory?: { source: string; samples: { at_s: number; rss_bytes: number }[] };
+  /** The spec the generator's response rules were built from: parts of one run must agree on it. */
+  spec?: { version: string; sha256: string };
+  /** One part of a run split over processes or pods (k6 execution segments): this part's segment and the sequence it belongs to. */
+  execution_segment?: { segment: string; sequence: string };
+  /** A run combined from parts (load run --instances, load merge): how many, and their segment sequence. */
+  parts?: { count: number; sequence: string };
+  /** The limits the run was judged by, so that a merge of its parts judges the whole by the same ones. */
+  limits?: RunLimits;
+  /** Whether the generator kept up (load/generator-health.ts); absent in older results. */
+  generator_health?: GeneratorHealth;
+}
+
+export interface RunLimits {
+  thresholds: { p95Ms: number; p99Ms: number; errorRate: number; checkRate: number };
+  drift?: { p50Ratio: number; p99Ratio: number; floorMs: number; rssGrowthMb: number };
+  timeline_window_s: number;
+}
+
+/** Whether the generator kept up with the scenario, and the figures the verdict rests on. */
+export interface GeneratorHealth {
+  /** The generator, not the server, set the pace: no server verdict is drawn from this run. */
+  bound: boolean;
+  /** Why it is bound; empty when it kept up. */
+  reasons: string[];
+  /** Iterations per second an arrival-rate scenario planned (absent for closed loops, which plan none). */
+  planned_rate_per_s?: number;
+  achieved_rate_per_s: number;
+  dropped_iterations: number;
+  /** Most virtual users (iterations in flight) at once, and the scenario's limit. */
+  vus_peak?: number;
+  vus_limit?: number;
+  /** Cores of the machine that ran the generator, where known (not for pods merged later). */
+  cores?: number;
+  /** Cores used on average over the run, where the kit could see the process. */
+  generator_cpu?: { cores: number; source: string };
+  server_cpu?: { cores: number; source: string };
+  /** The generator and the server ran in one process: their CPU is not told apart. */
+  shared_process?: boolean;
 }
 
 export interface LoadCheck {

@@ -1,10 +1,10 @@
 // The parts of a load run's reports: its verdict, the runs, latency percentiles over time (inline
 // SVG, on a log scale when outliers would flatten the chart), soak drift; a cold-start run's
 // spawns; the JUnit test cases (one per threshold of each run, one per spawn) and the summary.md lines.
-import { html, markdownCode, xmlAttr, xmlText } from './escape.ts';
+import { html, markdownCode, markdownInline, xmlAttr, xmlText } from './escape.ts';
 import { formatMs, plural } from './format.ts';
 import { loadChecksHtml, loadChecksMarkdown } from './load-checks.ts';
-import type { ColdStartReport, LoadRun, LoadSection, LoadTimelineWindow } from './load-run.ts';
+import type { ColdStartReport, GeneratorHealth, LoadRun, LoadSection, LoadTimelineWindow } from './load-run.ts';
 
 /** pass when every threshold of every run held. */
 export function loadVerdict(load: LoadSection): 'pass' | 'fail' {
@@ -30,12 +30,30 @@ export function coldStartHeadline(cold: ColdStartReport): string {
 
 const percent = (rate: number) => `${(rate * 100).toFixed(2)} %`;
 
+/** One line for a terminal or a report: "generator kept up" or "GENERATOR-BOUND: reasons". */
+export function healthLine(health: GeneratorHealth): string {
+  const cpu = [
+    health.generator_cpu ? `generator ${health.generator_cpu.cores} cores` : '',
+    health.server_cpu ? `server ${health.server_cpu.cores} cores` : '',
+    health.shared_process ? 'generator and server share one process' : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const rates = `${health.planned_rate_per_s !== undefined ? `planned ${health.planned_rate_per_s}/s, ` : ''}achieved ${health.achieved_rate_per_s} iterations/s`;
+  return `${health.bound ? `GENERATOR-BOUND (${health.reasons.join('; ')})` : 'generator kept up'}; ${rates}${cpu ? `; ${cpu}${health.cores ? ` of ${health.cores}` : ''}` : ''}`;
+}
+
+/** The health line of each run that has one, numbered: every report says whether the generator kept up. */
+function healthLines(load: LoadSection): string[] {
+  return load.runs.flatMap((run, index) => (run.generator_health ? [`run ${index + 1}: ${healthLine(run.generator_health)}`] : []));
+}
+
 export function loadSectionHtml(load: LoadSection): string {
   const verdict = loadVerdict(load);
   const rows = load.runs.map((run, index) => {
     const all = run.latency.all;
     const missed = run.thresholds.filter((threshold) => !threshold.ok).map((threshold) => `${threshold.metric} ${threshold.condition}`);
-    return `<tr><td class="num">${index + 1}</td><td>${html(`${run.generator.name} ${run.generator.version}`)}</td><td class="num">${run.requests}</td><td class="num">${html(run.throughput_rps)}</td><td class="num">${all ? html(formatMs(all.p50_ms)) : '-'}</td><td class="num">${all ? html(formatMs(all.p95_ms)) : '-'}</td><td class="num">${all ? html(formatMs(all.p99_ms)) : '-'}</td><td class="num">${html(percent(run.error_rate))}</td><td class="num">${html(percent(run.check_rate))}</td><td class="text">${run.passed ? '<span class="pill pass">held</span>' : `<span class="pill fail">missed</span> ${html(missed.join('; '))}`}</td></tr>`;
+    return `<tr><td class="num">${index + 1}</td><td>${html(`${run.generator.name} ${run.generator.version}`)}${run.generator_health?.bound ? ' <span class="pill fail">generator-bound</span>' : ''}</td><td class="num">${run.requests}</td><td class="num">${html(run.throughput_rps)}</td><td class="num">${all ? html(formatMs(all.p50_ms)) : '-'}</td><td class="num">${all ? html(formatMs(all.p95_ms)) : '-'}</td><td class="num">${all ? html(formatMs(all.p99_ms)) : '-'}</td><td class="num">${html(percent(run.error_rate))}</td><td class="num">${html(percent(run.check_rate))}</td><td class="text">${run.passed ? '<span class="pill pass">held</span>' : `<span class="pill fail">missed</span> ${html(missed.join('; '))}`}</td></tr>`;
   });
   const first = load.runs[0];
   const perName = first
@@ -55,6 +73,13 @@ export function loadSectionHtml(load: LoadSection): string {
 ${rows.join('\n')}
 </tbody>
 </table>
+${
+  healthLines(load).length > 0
+    ? `<h3>Did the generator keep up?</h3>\n<ul>${healthLines(load)
+        .map((line) => `<li>${html(line)}</li>`)
+        .join('')}</ul>`
+    : ''
+}
 </section>
 <section id="checks">
 <h2>Response checks</h2>
@@ -204,6 +229,7 @@ function linearTicks(max: number): number[] {
 export interface JunitSuite {
   tests: number;
   failures: number;
+  skipped?: number;
   lines: string[];
 }
 
@@ -212,8 +238,17 @@ export function loadJunit(load: LoadSection): JunitSuite {
   const cases = load.runs.flatMap((run, index) => run.thresholds.map((threshold) => ({ run, index, threshold })));
   const failures = cases.filter((entry) => !entry.threshold.ok).length;
   const time = (load.runs.reduce((sum, run) => sum + run.duration_ms, 0) / 1000).toFixed(3);
+  // Whether each run's generator kept up: a bound run is skipped (no server verdict comes from it), not failed.
+  const health = load.runs.flatMap((run, index) => (run.generator_health ? [{ index, health: run.generator_health }] : []));
+  const skipped = health.filter((entry) => entry.health.bound).length;
   const lines = [
-    `  <testsuite name="${xmlAttr(`load ${load.scenario}`)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0" time="${time}">`,
+    `  <testsuite name="${xmlAttr(`load ${load.scenario}`)}" tests="${cases.length + health.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}">`,
+    ...health.map(({ index, health: entry }) => {
+      const name = xmlAttr(`run ${index + 1}: the generator kept up`);
+      return entry.bound
+        ? `    <testcase name="${name}" classname="${xmlAttr(`load.${load.scenario}`)}" time="0"><skipped message="${xmlAttr(healthLine(entry))}"/></testcase>`
+        : `    <testcase name="${name}" classname="${xmlAttr(`load.${load.scenario}`)}" time="0"/>`;
+    }),
     ...cases.map(({ run, index, threshold }) => {
       const name = xmlAttr(`run ${index + 1}: ${threshold.metric} ${threshold.condition}`);
       const figures = `${run.requests} requests, ${run.throughput_rps} req/s, p95 ${run.latency.all?.p95_ms ?? '-'} ms, p99 ${run.latency.all?.p99_ms ?? '-'} ms, errors ${percent(run.error_rate)}, checks ${percent(run.check_rate)}`;
@@ -223,7 +258,7 @@ export function loadJunit(load: LoadSection): JunitSuite {
     }),
     '  </testsuite>',
   ];
-  return { tests: cases.length, failures, lines };
+  return { tests: cases.length + health.length, failures, skipped, lines };
 }
 
 /** One <testsuite> "cold start": a test case per spawn, failing when its first decide came after the allowance. */
@@ -261,6 +296,8 @@ export function loadMarkdown(load: LoadSection): string[] {
       } |`,
     );
   });
+  const health = healthLines(load);
+  if (health.length > 0) lines.push('', 'Generator:', '', ...health.map((line) => `- ${markdownInline(line)}`));
   lines.push(...loadChecksMarkdown(load));
   const idle = load.runs[0] ? idleLine(load.runs[0]) : undefined;
   if (idle) lines.push('', `Cold start of the target: ${idle}.`);

@@ -55,10 +55,13 @@ test('compare by URL: measures both sides in turns and decides; one form at a ti
       '--candidate-key',
       target.keyA,
       '--node',
+      // An open loop at a rate the Node runner keeps up with: a closed loop would measure the runner (generator-bound, no verdict).
+      '--scenario',
+      'decide-steady',
+      '--rate',
+      '20',
       '--duration',
-      '0.5',
-      '--set',
-      'VUS=1',
+      '1',
       '--repeat',
       '2',
     );

@@ -5,7 +5,17 @@
 // bundled), so k6 and Node load the same files.
 import { ALL_CAPABILITIES, questionIds, questionOfType } from './response-rules.js';
 
-export { choiceQuestion, exampleOf, mediaPart, referenceFeedbackBody, REFUSABLE_OPEN_POINTS, responseJudge, ruleLabel, textPart } from './response-rules.js';
+export {
+  choiceQuestion,
+  exampleOf,
+  mediaPart,
+  referenceFeedbackBody,
+  REFUSABLE_OPEN_POINTS,
+  responseJudge,
+  ruleLabel,
+  specIdentity,
+  textPart,
+} from './response-rules.js';
 
 /**
  * @typedef {Record<string, string | undefined>} Settings  k6's __ENV, or process.env.

@@ -39,7 +39,7 @@ export function plannedIterations(/** @type {import('./common.js').Executor} */ 
 export const MAX_TIMELINE_WINDOWS = 120;
 
 /** Number of timeline windows, and the window a request that started `elapsedMs` into the run belongs to. */
-export function timelineWindows(/** @type {import('./common.js').ScenarioDefinition} */ definition) {
+export function timelineWindows(/** @type {Pick<import('./common.js').ScenarioDefinition, 'executor' | 'timelineWindowS'>} */ definition) {
   const count = Math.min(MAX_TIMELINE_WINDOWS, Math.max(1, Math.ceil(plannedDurationS(definition.executor) / definition.timelineWindowS)));
   return {
     count,

@@ -17,12 +17,12 @@ export const TAIL_CONFIDENCE = 0.95;
 export const P99_MIN_REQUESTS = Math.ceil(Math.log((1 - TAIL_CONFIDENCE) / 2) / Math.log(TAIL_QUANTILE));
 
 /**
- * The 95 % distribution-free confidence interval of the p99 of ascending `sorted`, as two of its
- * own values; undefined with fewer than P99_MIN_REQUESTS values.
- * @returns {{ lower: number, upper: number } | undefined}
+ * The ranks (1 = smallest) of the two order statistics that bound the p99 of n values at 95 %
+ * confidence, from n alone; undefined with fewer than P99_MIN_REQUESTS values. A histogram reads
+ * its interval at these ranks (load/percentiles.ts), a sorted list by p99Interval.
+ * @returns {{ lowerRank: number, upperRank: number } | undefined}
  */
-export function p99Interval(/** @type {readonly number[]} */ sorted) {
-  const n = sorted.length;
+export function p99IntervalRanks(/** @type {number} */ n) {
   if (n < P99_MIN_REQUESTS) return undefined;
   const tail = (1 - TAIL_CONFIDENCE) / 2;
   const q = TAIL_QUANTILE;
@@ -43,5 +43,16 @@ export function p99Interval(/** @type {readonly number[]} */ sorted) {
     logPmf += Math.log(k) - Math.log(n - k + 1) + Math.log((1 - q) / q);
   }
   // Both ranks lie in 1..n (the walk starts at n and stops at 1 at the latest).
-  return { lower: /** @type {number} */ (sorted[lowerRank - 1]), upper: /** @type {number} */ (sorted[upperRank - 1]) };
+  return { lowerRank, upperRank };
+}
+
+/**
+ * The 95 % distribution-free confidence interval of the p99 of ascending `sorted`, as two of its
+ * own values; undefined with fewer than P99_MIN_REQUESTS values.
+ * @returns {{ lower: number, upper: number } | undefined}
+ */
+export function p99Interval(/** @type {readonly number[]} */ sorted) {
+  const ranks = p99IntervalRanks(sorted.length);
+  if (!ranks) return undefined;
+  return { lower: /** @type {number} */ (sorted[ranks.lowerRank - 1]), upper: /** @type {number} */ (sorted[ranks.upperRank - 1]) };
 }

@@ -9,6 +9,7 @@ export { RULES, REFUSABLE_OPEN_POINTS, ruleOfCheck, ruleLabel, exampleOf, bodyEx
 export type { CheckExample, Expectation, Failure, Judgement, LoadRequest, LoadResponse, Rule } from './judge.ts';
 export * from '../../harness/request-bodies.ts';
 export { ALL_CAPABILITIES } from '../../harness/check.ts';
+export { specIdentity } from './spec-identity.ts';
 
 /** A judge of load responses; body and answers validated on every `validateEvery`-th response it sees. */
 export function responseJudge(validateEvery = 1) {

@@ -1,11 +1,11 @@
 // The shared load result (reports/load-run.ts) from the Node runner's samples: the same fields
 // k6's handleSummary writes, with the kit's percentiles (../percentiles.ts) and threshold verdicts,
 // which runs by k6 get too (../k6.ts).
-import type { LoadLatency, LoadRun, LoadTimelineWindow } from '../../reports/load-run.ts';
+import type { LoadLatency, LoadRun, LoadTimelineWindow, RunLimits } from '../../reports/load-run.ts';
 import { latencyDriftThresholds } from '../definitions/drift.js';
 import { thresholdExpressions } from '../definitions/executor.js';
-import { ruleLabel } from '../definitions/response-rules.js';
-import { latencyFigures, PERCENTILE_METHOD } from '../percentiles.ts';
+import { ruleLabel, specIdentity } from '../definitions/response-rules.js';
+import { PERCENTILE_METHOD } from '../percentiles.ts';
 import type { ScenarioDefinition } from './definition.ts';
 import type { RequestSample, SampleLog } from './samples.ts';
 
@@ -22,7 +22,7 @@ export const failed = (sample: RequestSample) => !sample.refused && (sample.stat
  * checks, and the drift of the timeline when the scenario has drift limits (soak).
  */
 export function judgeThresholds(
-  definition: ScenarioDefinition,
+  definition: Pick<ScenarioDefinition, 'thresholds' | 'drift'>,
   figures: { latency: Record<string, LoadLatency>; timeline: LoadTimelineWindow[]; errorRate: number; checkRate: number },
 ): LoadRun['thresholds'] {
   const { thresholds: limits } = definition;
@@ -39,6 +39,13 @@ export function judgeThresholds(
   return definition.drift ? [...thresholds, ...latencyDriftThresholds(definition.drift, figures.timeline)] : thresholds;
 }
 
+/** The limits a run is judged by, recorded with it (reports/load-run.ts RunLimits). */
+export const runLimits = (definition: ScenarioDefinition): RunLimits => ({
+  thresholds: definition.thresholds,
+  ...(definition.drift ? { drift: definition.drift } : {}),
+  timeline_window_s: definition.timelineWindowS,
+});
+
 export function nodeLoadResult(
   definition: ScenarioDefinition,
   log: SampleLog,
@@ -46,8 +53,8 @@ export function nodeLoadResult(
 ): LoadRun {
   const { requests } = log;
   const requestsByName: Record<string, number> = {};
-  for (const name of definition.requestNames) requestsByName[name] = requests.filter((sample) => sample.name === name).length;
-  const { latency, timeline } = latencyFigures(definition, requests);
+  for (const name of definition.requestNames) requestsByName[name] = log.requestsByName.get(name) ?? 0;
+  const { latency, timeline } = log.latency.figures();
 
   const checks = [...log.checks].map(([name, tally]) => {
     const rule = ruleLabel(name);
@@ -56,7 +63,7 @@ export function nodeLoadResult(
   });
   const checkTotal = checks.reduce((sum, check) => sum + check.passes + check.fails, 0);
   const checkRate = checkTotal === 0 ? 0 : checks.reduce((sum, check) => sum + check.passes, 0) / checkTotal;
-  const errorRate = requests.length === 0 ? 0 : requests.filter(failed).length / requests.length;
+  const errorRate = requests === 0 ? 0 : log.failedRequests / requests;
   const thresholds = judgeThresholds(definition, { latency, timeline, errorRate, checkRate });
 
   return {
@@ -70,9 +77,10 @@ export function nodeLoadResult(
     executor: { ...definition.executor },
     iterations: log.iterations,
     dropped_iterations: log.droppedIterations,
-    requests: requests.length,
+    vus_peak: log.vusPeak,
+    requests,
     requests_by_name: requestsByName,
-    throughput_rps: round(requests.length / (facts.durationMs / 1000)),
+    throughput_rps: round(requests / (facts.durationMs / 1000)),
     error_rate: errorRate,
     check_rate: checkRate,
     latency,
@@ -82,5 +90,7 @@ export function nodeLoadResult(
     passed: thresholds.every((threshold) => threshold.ok),
     validation: { every: facts.validateEvery, validated: log.validated },
     ...(log.refusals.size > 0 ? { open_point_refusals: Object.fromEntries(log.refusals) } : {}),
+    spec: specIdentity,
+    limits: runLimits(definition),
   };
 }

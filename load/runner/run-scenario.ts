@@ -21,7 +21,7 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
   const concurrency = executor.executor === 'per-vu-iterations' || executor.executor === 'constant-vus' ? executor.vus : executor.maxVUs;
   const timeoutMs = seedFigures.clientTimeoutS * 1000;
   const pool = new Pool(baseUrl, { connections: concurrency, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
-  const log = new SampleLog();
+  const log = new SampleLog(definition);
   const judge = responseJudge(validateEvery(settings));
   const startedAt = new Date();
   const start = performance.now();
@@ -42,7 +42,7 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
       }
       const durationMs = performance.now() - dispatched;
       const judgement = judge(request, response);
-      log.requests.push({
+      log.recordRequest({
         name: request.name,
         startedMs: dispatched - start,
         durationMs,
@@ -55,12 +55,16 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
     pause: (seconds: number) => sleep(seconds * 1000),
   };
 
+  let inFlight = 0;
   const runIteration = async (index: number) => {
     log.iterations++;
+    log.vusPeak = Math.max(log.vusPeak, ++inFlight);
     try {
       await definition.iteration(index, io);
     } catch {
       // An iteration that throws is over; its requests are already recorded (k6 does the same).
+    } finally {
+      inFlight--;
     }
   };
 

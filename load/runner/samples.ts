@@ -1,6 +1,9 @@
-// What the Node runner records while a scenario runs: one sample per request, check tallies,
-// iteration counts. Turned into the shared load result by result.ts.
+// What the Node runner records while a scenario runs: each request's latency into histograms and
+// its counts as it completes (no sample is kept, so a long soak's memory stays bounded), check
+// tallies, iteration counts. Turned into the shared load result by result.ts.
 import type { CheckExample, Failure, Judgement } from '../definitions/response-rules.js';
+import { createLatencyRecorder, type LatencyLayout, type LatencyRecorder } from '../percentiles.ts';
+import { failed } from './result.ts';
 
 export interface RequestSample {
   name: string;
@@ -14,7 +17,13 @@ export interface RequestSample {
 }
 
 export class SampleLog {
-  readonly requests: RequestSample[] = [];
+  /** Requests sent, answered or not. */
+  requests = 0;
+  readonly requestsByName = new Map<string, number>();
+  /** Requests that failed as k6's http_req_failed counts them (result.ts `failed`): the error rate's numerator. */
+  failedRequests = 0;
+  /** The latency of the answered requests. */
+  readonly latency: LatencyRecorder;
   readonly checks = new Map<string, { passes: number; fails: number }>();
   /** The first failed exchange of each check. */
   readonly examples = new Map<string, CheckExample>();
@@ -24,6 +33,20 @@ export class SampleLog {
   validated = 0;
   iterations = 0;
   droppedIterations = 0;
+  /** Most iterations in flight at once: the virtual users busy together. */
+  vusPeak = 0;
+
+  constructor(definition: LatencyLayout) {
+    this.latency = createLatencyRecorder(definition);
+  }
+
+  /** One completed request: counted, and its latency recorded. */
+  recordRequest(sample: RequestSample): void {
+    this.requests++;
+    this.requestsByName.set(sample.name, (this.requestsByName.get(sample.name) ?? 0) + 1);
+    if (failed(sample)) this.failedRequests++;
+    this.latency.record(sample.name, sample.startedMs, sample.durationMs, sample.status);
+  }
 
   recordChecks(results: Record<string, boolean>): void {
     for (const [name, ok] of Object.entries(results)) {

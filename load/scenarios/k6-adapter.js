@@ -8,7 +8,17 @@ import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';
-import { CHECK_EXAMPLE_MARK, exampleOf, REFUSABLE_OPEN_POINTS, responseJudge, ruleLabel, target, targetProblem, validateEvery } from '../definitions/common.js';
+import {
+  CHECK_EXAMPLE_MARK,
+  exampleOf,
+  REFUSABLE_OPEN_POINTS,
+  responseJudge,
+  ruleLabel,
+  specIdentity,
+  target,
+  targetProblem,
+  validateEvery,
+} from '../definitions/common.js';
 import { latencyDriftThresholds } from '../definitions/drift.js';
 import { plannedIterations, thresholdExpressions, timelineWindows } from '../definitions/executor.js';
 import { seedFigures } from '../definitions/seed-figures.js';
@@ -190,6 +200,7 @@ function loadResult(
     executor: definition.executor,
     iterations: metrics.scenario_iterations?.values.count ?? 0,
     dropped_iterations: metrics.dropped_iterations?.values.count ?? 0,
+    vus_peak: metrics.vus?.values.max ?? 0,
     requests,
     requests_by_name: requestsByName,
     throughput_rps: round(requests / (durationMs / 1000)),
@@ -202,7 +213,23 @@ function loadResult(
     passed: thresholds.every((threshold) => threshold.ok),
     validation: { every: validateEvery(env), validated: metrics.validated_responses?.values.count ?? 0 },
     ...openPointRefusals(metrics),
+    spec: specIdentity,
+    ...executionSegment(),
+    limits: {
+      thresholds: definition.thresholds,
+      ...(definition.drift ? { drift: definition.drift } : {}),
+      timeline_window_s: definition.timelineWindowS,
+    },
   };
+}
+
+/**
+ * This process's part of a split run (k6-operator pods, `load run --instances`): k6 gives the
+ * segment and its sequence normalised (e.g. "1/4:1/2" of "0,1/4,1/2,3/4,1"); none for a whole run.
+ */
+function executionSegment() {
+  const { executionSegment: segment, executionSegmentSequence: sequence } = /** @type {any} */ (exec.test.options);
+  return segment ? { execution_segment: { segment: String(segment), sequence: sequence ? String(sequence) : '' } } : {};
 }
 
 /** Refusals by open point, when there were any (k6 keeps a tagged count only for a submetric with a threshold). */

@@ -11,6 +11,7 @@ import { build, type Plugin } from 'esbuild';
 import { standaloneValidatorsCode } from '../../spec/validators.ts';
 import { responseSchemas, tableSchemaNames } from '../rules/response-schemas.ts';
 import { responseRuleMeta } from '../../harness/response-rules/catalogue.ts';
+import { specIdentity } from '../rules/spec-identity.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const entry = fileURLToPath(new URL('../rules/bundle.ts', import.meta.url));
@@ -37,6 +38,10 @@ function specFreeModules(standaloneCode: string): Plugin {
       setup.onLoad({ filter: /harness\/response-rules\/catalogue\.ts$/ }, () => ({
         loader: 'js',
         contents: `export const responseRuleMeta = ${JSON.stringify(responseRuleMeta)};\n`,
+      }));
+      setup.onLoad({ filter: /load\/rules\/spec-identity\.ts$/ }, () => ({
+        loader: 'js',
+        contents: `export const specIdentity = ${JSON.stringify(specIdentity)};\n`,
       }));
       setup.onLoad({ filter: /load\/rules\/response-schemas\.ts$/ }, () => ({
         loader: 'js',
