@@ -15,7 +15,6 @@ import { timelineWindows } from './definitions/executor.js';
 import { p99Interval, p99IntervalRanks } from './definitions/order-statistics.js';
 import { createHistogram, type Histogram, mergeInto, recordValue, valueAtRank } from './histogram.ts';
 import type { ScenarioDefinition } from './runner/definition.ts';
-import type { RequestSample } from './runner/samples.ts';
 
 /** What `percentile_method` says of results computed here. */
 export const PERCENTILE_METHOD = 'nearest-rank';
@@ -128,8 +127,16 @@ export function mergeRecorders(target: LatencyRecorder, source: LatencyRecorder)
   source.byWindow.forEach((histogram, index) => mergeInto(target.byWindow[index]!, histogram));
 }
 
+/** A request as the recorder takes it (the Node runner's RequestSample is one). */
+export interface TimedRequest {
+  name: string;
+  startedMs: number;
+  durationMs: number;
+  status: number;
+}
+
 /** The figures of requests kept in memory (a test's, a short run's): `createLatencyRecorder` over them. */
-export function latencyFigures(definition: LatencyLayout, requests: readonly RequestSample[]): LatencyFigures {
+export function latencyFigures(definition: LatencyLayout, requests: readonly TimedRequest[]): LatencyFigures {
   const recorder = createLatencyRecorder(definition);
   for (const request of requests) recorder.record(request.name, request.startedMs, request.durationMs, request.status);
   return recorder.figures();

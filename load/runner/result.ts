@@ -7,15 +7,9 @@ import { thresholdExpressions } from '../definitions/executor.js';
 import { ruleLabel, specIdentity } from '../definitions/response-rules.js';
 import { PERCENTILE_METHOD } from '../percentiles.ts';
 import type { ScenarioDefinition } from './definition.ts';
-import type { RequestSample, SampleLog } from './samples.ts';
+import type { SampleLog } from './samples.ts';
 
 const round = (value: number) => Math.round(value * 10) / 10;
-
-/**
- * A request failed as k6's http_req_failed counts it: no response, or a status outside 200–399;
- * a refusal of an open-point shape is not a failure (the k6 script marks it expected the same way).
- */
-export const failed = (sample: RequestSample) => !sample.refused && (sample.status < 200 || sample.status >= 400);
 
 /**
  * The scenario's thresholds judged on the kit's figures (both generators): latency, errors,

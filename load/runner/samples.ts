@@ -3,7 +3,6 @@
 // tallies, iteration counts. Turned into the shared load result by result.ts.
 import type { CheckExample, Failure, Judgement } from '../definitions/response-rules.js';
 import { createLatencyRecorder, type LatencyLayout, type LatencyRecorder } from '../percentiles.ts';
-import { failed } from './result.ts';
 
 export interface RequestSample {
   name: string;
@@ -15,6 +14,12 @@ export interface RequestSample {
   /** A 4xx refusing a shape the seed leaves open (feedback-shape): counted apart, not an error. */
   refused?: boolean;
 }
+
+/**
+ * A request failed as k6's http_req_failed counts it: no response, or a status outside 200–399;
+ * a refusal of an open-point shape is not a failure (the k6 script marks it expected the same way).
+ */
+export const failed = (sample: RequestSample) => !sample.refused && (sample.status < 200 || sample.status >= 400);
 
 export class SampleLog {
   /** Requests sent, answered or not. */
