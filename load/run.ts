@@ -74,23 +74,25 @@ export async function runOnce(options: Omit<LoadRunOptions, 'repeat' | 'output'>
  * Node runner is this process, which also holds the embedded server when there is one.
  */
 function cpuWatch(options: Pick<LoadRunOptions, 'k6' | 'serverCpu' | 'memory'>) {
+  // The Node runner and the embedded server in one process: only their sum can be measured.
+  const shared = !options.k6 && options.serverCpu?.source === SAME_PROCESS;
   // The Node runner's limit is its one JavaScript thread: the main thread's time, not the process's (garbage collection runs beside it).
-  const generatorCpu = options.k6 ? endedChildrenCpuMs : () => threadCpuMs(process.pid) ?? ownCpuMs();
+  const generatorCpu = options.k6 ? endedChildrenCpuMs : shared ? ownCpuMs : () => threadCpuMs(process.pid) ?? ownCpuMs();
+  const generatorSource = options.k6 ? 'k6 processes' : shared ? 'kit process (Node runner and embedded server)' : 'kit main thread (Node runner)';
+  const serverCpu = shared ? undefined : options.serverCpu;
   const generatorStart = generatorCpu();
-  const serverStart = options.serverCpu?.cpuMs();
+  const serverStart = serverCpu?.cpuMs();
   return {
     facts(): HealthFacts {
       const generatorEnd = generatorCpu();
-      const serverEnd = options.serverCpu?.cpuMs();
+      const serverEnd = serverCpu?.cpuMs();
       return {
         cores: availableParallelism(),
         // k6 runs its virtual users on every core; the Node runner's JavaScript on one thread.
         generatorCapacityCores: options.k6 ? availableParallelism() : 1,
-        ...(generatorStart !== undefined && generatorEnd !== undefined
-          ? { generator: { cpuMs: generatorEnd - generatorStart, source: options.k6 ? 'k6 processes' : 'kit main thread (Node runner)' } }
-          : {}),
-        ...(serverStart !== undefined && serverEnd !== undefined ? { server: { cpuMs: serverEnd - serverStart, source: options.serverCpu!.source } } : {}),
-        ...(!options.k6 && options.serverCpu?.source === SAME_PROCESS ? { sharedProcess: true } : {}),
+        ...(generatorStart !== undefined && generatorEnd !== undefined ? { generator: { cpuMs: generatorEnd - generatorStart, source: generatorSource } } : {}),
+        ...(serverStart !== undefined && serverEnd !== undefined ? { server: { cpuMs: serverEnd - serverStart, source: serverCpu!.source } } : {}),
+        ...(shared ? { sharedProcess: true } : {}),
       };
     },
   };

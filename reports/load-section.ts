@@ -32,15 +32,12 @@ const percent = (rate: number) => `${(rate * 100).toFixed(2)} %`;
 
 /** One line for a terminal or a report: "generator kept up" or "GENERATOR-BOUND: reasons". */
 export function healthLine(health: GeneratorHealth): string {
-  const cpu = [
-    health.generator_cpu ? `generator ${health.generator_cpu.cores} cores` : '',
-    health.server_cpu ? `server ${health.server_cpu.cores} cores` : '',
-    health.shared_process ? 'generator and server share one process' : '',
-  ]
-    .filter(Boolean)
-    .join(', ');
+  const generator = health.generator_cpu
+    ? `${health.shared_process ? 'generator and server in one process' : 'generator'} ${health.generator_cpu.cores} cores`
+    : '';
+  const cpu = [generator, health.server_cpu ? `server ${health.server_cpu.cores} cores` : ''].filter(Boolean).join(', ');
   const rates = `${health.planned_rate_per_s !== undefined ? `planned ${health.planned_rate_per_s}/s, ` : ''}achieved ${health.achieved_rate_per_s} iterations/s`;
-  return `${health.bound ? `GENERATOR-BOUND (${health.reasons.join('; ')})` : 'generator kept up'}; ${rates}${cpu ? `; ${cpu}${health.cores ? ` of ${health.cores}` : ''}` : ''}`;
+  return `${health.bound ? `GENERATOR-BOUND (${health.reasons.join('; ')})` : 'generator kept up'}; ${rates}${cpu ? `; ${cpu}${health.cores ? ` (of ${health.cores})` : ''}` : ''}`;
 }
 
 /** The health line of each run that has one, numbered: every report says whether the generator kept up. */

@@ -52,3 +52,37 @@ test('the cold-start scenario reports the call after idling beside the steady p5
   expect(idleLine(coldRun)).toBe('first call 900 ms; first call after the idle period 8.0 ms vs steady p50 2.0 ms (× 4.0)');
   expect(idleLine(run(true, flat))).toBeUndefined();
 });
+
+test("every report says whether each run's generator kept up; a generator-bound run is marked, and skipped in junit.xml", () => {
+  const kept = {
+    ...run(true, flat),
+    generator_health: { bound: false, reasons: [], planned_rate_per_s: 20, achieved_rate_per_s: 20, dropped_iterations: 0, cores: 2 },
+  };
+  const bound = {
+    ...run(true, flat),
+    generator_health: {
+      bound: true,
+      reasons: ["used 1.3 cores to the server's 0.5: in a closed loop <each> request cost the generator more"],
+      achieved_rate_per_s: 3000,
+      dropped_iterations: 0,
+      cores: 2,
+      generator_cpu: { cores: 1.3, source: 'k6 processes' },
+      server_cpu: { cores: 0.5, source: 'server' },
+    },
+  };
+  const report = sampleLoadReport([kept, bound]);
+  const json = JSON.parse(renderJson(report)) as Record<string, unknown>;
+  expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+  const markdown = renderMarkdown(report);
+  expect(markdown).toContain('- run 1: generator kept up; planned 20/s, achieved 20 iterations/s');
+  expect(markdown).toContain("- run 2: GENERATOR-BOUND (used 1.3 cores to the server's 0.5: in a closed loop \\<each\\> request");
+  const html = renderHtml(report);
+  expect(html.match(/pill fail">generator-bound/g)).toHaveLength(1);
+  expect(html).toContain('&lt;each&gt;');
+  const junit = renderJunit(report);
+  expect(junit).toMatch(/<testcase name="run 1: the generator kept up" classname="load.decide-steady" time="0"\/>/);
+  expect(junit).toMatch(
+    /<testcase name="run 2: the generator kept up" classname="load.decide-steady" time="0"><skipped message="GENERATOR-BOUND \(used 1.3 cores/,
+  );
+  expect(junit).toMatch(/<testsuites [^>]*skipped="1"/);
+});
