@@ -35,9 +35,10 @@ export function diffDocuments(old: JsonObject, next: JsonObject, families: reado
   for (const family of atStage(families, 'document')) family.compare({ ...run, collector: reporterOf(family) });
   const schemaJudges = atStage(families, 'schema').map((family) => ({ compare: family.compare, collector: reporterOf(family) }));
   const operationFamilies = atStage(families, 'operation');
-  for (const operation of operationPairs(pair, run.paths)) compareOperation(operation, operationFamilies, schemaJudges, reporterOf);
+  const reached = new Set<string>();
+  for (const operation of operationPairs(pair, run.paths)) compareOperation(operation, operationFamilies, schemaJudges, reporterOf, reached);
   const collected = collector.findings();
-  for (const family of atStage(families, 'collected')) family.compare({ ...run, collector: reporterOf(family), findings: collected });
+  for (const family of atStage(families, 'collected')) family.compare({ ...run, collector: reporterOf(family), findings: collected, reached });
 
   const findings = collector.findings();
   for (const family of families) family.amend?.(run, findings);
@@ -52,6 +53,7 @@ function compareOperation(
   families: readonly FamilyOf<'operation'>[],
   schemaJudges: readonly SchemaJudge[],
   reporterOf: (family: RuleFamily) => Reporter,
+  reached: Set<string>,
 ): void {
   // One visited set per operation and side: a recursive schema stops, and each use of a shared
   // component is still judged for every operation and side that reaches it.
@@ -59,4 +61,6 @@ function compareOperation(
   const walkSchemas: OperationContext['walkSchemas'] = (side, old, next) =>
     compareSchemas({ pair: operation.pair, side, operation: operation.label, visited: visited[side] }, schemaJudges, old, next);
   for (const family of families) family.compare({ ...operation, collector: reporterOf(family), walkSchemas });
+  // Every walked pair is keyed "old pointer \0 new pointer" (schema-walk.ts).
+  for (const key of [...visited.request, ...visited.response]) for (const pointer of key.split('\u0000')) reached.add(pointer);
 }

@@ -25,6 +25,8 @@ export interface DocumentStage extends Run {
 /** Stage `collected`: runs once every other stage has reported, and sees what they found. */
 export interface CollectedStage extends DocumentStage {
   findings: readonly Finding[];
+  /** Pointers of the schema nodes (in either document) that some operation's walk compared. */
+  reached: ReadonlySet<string>;
 }
 
 interface FamilyEntry {

@@ -42,3 +42,12 @@ export function nodesOnPath(doc: JsonObject, pointer: string): Json[] {
   }
   return nodes;
 }
+
+/**
+ * The schema of a media type object, or `{}` located at the media type when it has none: a
+ * media type without a schema takes any body, so a schema added or removed is judged like any
+ * other narrowing or widening.
+ */
+export function mediaSchema(media: JsonObject, pointer: string): Located {
+  return media.schema === undefined ? { node: {}, pointer } : { node: media.schema, pointer: child(pointer, 'schema') };
+}

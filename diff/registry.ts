@@ -10,9 +10,11 @@ import { openPointFamily } from './rules/open-points.ts';
 import { operationFamily, pathFamily, securitySchemeFamily } from './rules/operations.ts';
 import { parameterFamily } from './rules/parameters.ts';
 import { requestBodyFamily } from './rules/request-body.ts';
+import { schemaApplicatorFamily } from './rules/schema-applicators.ts';
 import { responseFamily } from './rules/responses.ts';
 import { schemaCompositionFamily } from './rules/schema-composition.ts';
 import { schemaConstraintFamily } from './rules/schema-constraints.ts';
+import { schemaKeywordFamily } from './rules/schema-keywords.ts';
 import { schemaPropertyFamily } from './rules/schema-properties.ts';
 import { schemaValueFamily } from './rules/schema-values.ts';
 import { seedLimitFamily } from './rules/seed-limits.ts';
@@ -20,7 +22,8 @@ import { versioningFamily } from './rules/versioning.ts';
 
 /**
  * Rule families in the order the catalogue lists them. Within a stage they also run in this
- * order (the schema families at each node: values, constraints, properties, composition).
+ * order (the schema families at each node: values, constraints, properties, composition,
+ * applicators, then the fallback for keywords no family judges).
  */
 export const ruleFamilies: readonly RuleFamily[] = [
   pathFamily,
@@ -33,6 +36,8 @@ export const ruleFamilies: readonly RuleFamily[] = [
   schemaConstraintFamily,
   schemaPropertyFamily,
   schemaCompositionFamily,
+  schemaApplicatorFamily,
+  schemaKeywordFamily,
   seedLimitFamily,
   openPointFamily,
   errorCodeFamily,

@@ -1,9 +1,11 @@
 // Hard-rule seed sections (x-seed-sections with hard_rules: true) and the nodes that cite them
 // (x-seed-section). Every finding is tagged with the hard-rule sections its node cites, and a
-// change to a schema of such a section that no other rule explains is called out by name.
+// change to a schema of such a section that no other rule explains is called out by name: as
+// info only when it changed nothing but annotations, else as breaking (its direction is unknown).
 import { isObject, type Json, type JsonObject } from '../../spec/index.ts';
 import type { CollectedStage, Run, RuleFamily } from '../family.ts';
 import { rule } from '../findings.ts';
+import { isAnnotation } from '../keywords.ts';
 import type { Finding } from '../model.ts';
 import { child, nodesOnPath } from '../pointer.ts';
 import { canonical } from '../schema-walk.ts';
@@ -13,7 +15,19 @@ const RULES = {
     'hard-rule-schema-changed',
     'document',
     'info',
-    'a schema citing a hard-rule seed section changed in a way no other rule classifies (descriptions, examples, extensions)',
+    'a schema citing a hard-rule seed section changed only in annotations (title, description, examples, $comment, deprecated, x- extensions)',
+  ),
+  schemaEquivalent: rule(
+    'hard-rule-schema-equivalent',
+    'document',
+    'info',
+    'a schema citing a hard-rule seed section changed beyond its annotations, and the schema rules compared it keyword by keyword and found it admits the same values (e.g. a renamed $ref with the same content)',
+  ),
+  schemaUnjudged: rule(
+    'hard-rule-schema-unjudged',
+    'document',
+    'breaking',
+    'a schema citing a hard-rule seed section changed beyond its annotations and no operation reaches it, so no rule judged the change: direction unknown',
   ),
   sectionChanged: rule('hard-rule-section-changed', 'document', 'info', 'a seed section gained or lost hard_rules, or was added or removed'),
 };
@@ -47,8 +61,33 @@ function tagHardRuleSections({ pair }: Run, findings: Finding[]): void {
   }
 }
 
+/** Keywords whose value is a map from names (not keywords) to subschemas or name lists. */
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependentRequired', '$defs', 'definitions']);
+/** Keywords whose value is data, kept as it is; enum and the name lists are sets. */
+const DATA = new Set(['const', 'default', 'enum', 'required', 'type']);
+
+/**
+ * A schema with its annotations dropped and its sets (enum, required, type) in a fixed order:
+ * two schemas equal this way admit the same values.
+ */
+function withoutAnnotations(node: Json | undefined): Json | undefined {
+  if (Array.isArray(node)) return node.map((item) => withoutAnnotations(item) ?? null);
+  if (!isObject(node)) return node;
+  const kept: JsonObject = {};
+  for (const [keyword, value] of Object.entries(node)) {
+    if (isAnnotation(keyword)) continue;
+    if (DATA.has(keyword))
+      kept[keyword] =
+        Array.isArray(value) && keyword !== 'const' && keyword !== 'default' ? [...value].sort((a, b) => canonical(a).localeCompare(canonical(b))) : value;
+    else if (NAME_MAPS.has(keyword) && isObject(value))
+      kept[keyword] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutAnnotations(sub) ?? null]));
+    else kept[keyword] = withoutAnnotations(value) ?? null;
+  }
+  return kept;
+}
+
 /** Runs once the other stages have reported: a schema change they explain needs no call-out. */
-function compareHardRuleSchemas({ pair, collector, findings: explained }: CollectedStage): void {
+function compareHardRuleSchemas({ pair, collector, findings: explained, reached }: CollectedStage): void {
   const schemasOf = (doc: JsonObject) => {
     const components = isObject(doc.components) ? doc.components : {};
     return isObject(components.schemas) ? components.schemas : {};
@@ -64,11 +103,20 @@ function compareHardRuleSchemas({ pair, collector, findings: explained }: Collec
     const sections = citedHardSections(pair.new, pointer, hard);
     if (sections.length === 0) continue;
     if (explained.some((f) => within(f.oldPointer, pointer) || within(f.newPointer, pointer))) continue;
-    collector.report(RULES.schemaChanged, {
-      oldPointer: pointer,
-      newPointer: pointer,
-      message: `Schema ${name}, which states hard rules of seed section ${sections.join(', ')}, changed in a way no other rule classifies (a description, an example, an extension, or a keyword that admits the same values).`,
-    });
+    const states = `Schema ${name}, which states hard rules of seed section ${sections.join(', ')}`;
+    const [verdict, message] =
+      canonical(withoutAnnotations(schema)) === canonical(withoutAnnotations(now))
+        ? [RULES.schemaChanged, `${states}, changed only in annotations (title, description, examples, $comment, deprecated or x- extensions).`]
+        : reached.has(pointer)
+          ? [
+              RULES.schemaEquivalent,
+              `${states}, changed beyond its annotations; the schema rules compared it keyword by keyword and found it admits the same values.`,
+            ]
+          : [
+              RULES.schemaUnjudged,
+              `${states}, changed beyond its annotations and no operation reaches it, so no rule judged the change and whether it admits more or fewer values is unknown.`,
+            ];
+    collector.report(verdict, { oldPointer: pointer, newPointer: pointer, message });
   }
 
   const sectionsOf = (doc: JsonObject) =>

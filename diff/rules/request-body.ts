@@ -1,11 +1,12 @@
 // The request body: whether it is required and which media types it may be sent as. Its
-// schemas are walked on the request side, per media type both documents accept.
+// schemas are walked on the request side, per media type both documents accept (a media type
+// without a schema as `{}`, which takes any body).
 import { isObject, type JsonObject } from '../../spec/index.ts';
 import { rule } from '../findings.ts';
 import type { RuleFamily } from '../family.ts';
 import type { Rule } from '../model.ts';
 import type { OperationContext } from '../operation-context.ts';
-import { child, follow } from '../pointer.ts';
+import { child, follow, mediaSchema } from '../pointer.ts';
 
 const RULES = {
   becameRequired: rule('request-body-became-required', 'request', 'breaking', 'the request body became required (or was added as required)'),
@@ -48,8 +49,8 @@ function compareRequestBody(ctx: OperationContext): void {
       continue;
     }
     const newAt = child(after.pointer, 'content', mediaType);
-    if (isObject(media) && isObject(now) && media.schema !== undefined && now.schema !== undefined) {
-      ctx.walkSchemas('request', { node: media.schema, pointer: child(oldAt, 'schema') }, { node: now.schema, pointer: child(newAt, 'schema') });
+    if (isObject(media) && isObject(now) && (media.schema !== undefined || now.schema !== undefined)) {
+      ctx.walkSchemas('request', mediaSchema(media, oldAt), mediaSchema(now, newAt));
     }
   }
   for (const mediaType of Object.keys(newContent).filter((type) => !(type in oldContent))) {

@@ -1,11 +1,12 @@
 // Responses: their status codes, media types and headers. Their schemas are walked on the
-// response side, per status and media type both documents describe.
+// response side, per status and media type both documents describe (a media type without a
+// schema as `{}`, which admits any body).
 import { isObject, type Json, type JsonObject } from '../../spec/index.ts';
 import { rule } from '../findings.ts';
 import type { RuleFamily } from '../family.ts';
 import type { Rule } from '../model.ts';
 import type { OperationContext } from '../operation-context.ts';
-import { child, follow } from '../pointer.ts';
+import { child, follow, mediaSchema } from '../pointer.ts';
 
 const RULES = {
   statusRemoved: rule('response-status-removed', 'response', 'breaking', 'a documented response status was removed'),
@@ -59,8 +60,8 @@ function compareContent(ctx: OperationContext, status: string, before: At, after
       continue;
     }
     const newPointer = child(after.pointer, 'content', mediaType);
-    if (isObject(media) && isObject(now) && media.schema !== undefined && now.schema !== undefined) {
-      ctx.walkSchemas('response', { node: media.schema, pointer: child(oldPointer, 'schema') }, { node: now.schema, pointer: child(newPointer, 'schema') });
+    if (isObject(media) && isObject(now) && (media.schema !== undefined || now.schema !== undefined)) {
+      ctx.walkSchemas('response', mediaSchema(media, oldPointer), mediaSchema(now, newPointer));
     }
   }
   for (const mediaType of Object.keys(newContent).filter((type) => !(type in oldContent))) {

@@ -13,17 +13,33 @@ const RULES = {
   variantAdded: sided('variant-added', 'a oneOf/anyOf variant was added', 'non-breaking', 'breaking'),
   allOfMemberAdded: sided('all-of-member-added', 'an allOf member was added (more constraints)', 'breaking', 'non-breaking'),
   allOfMemberRemoved: sided('all-of-member-removed', 'an allOf member was removed (fewer constraints)', 'non-breaking', 'breaking'),
-  negationChanged: sided('negation-changed', 'a "not" subschema was added, removed or changed', 'breaking', 'info'),
+  negationAdded: sided('negation-added', 'a "not" subschema now excludes values', 'breaking', 'non-breaking'),
+  negationRemoved: sided('negation-removed', 'a "not" subschema no longer excludes values', 'non-breaking', 'breaking'),
+  // A changed negation inverts the direction of whatever changed inside it; that is not decided.
+  negationChanged: sided('negation-changed', 'a "not" subschema changed: direction unknown', 'breaking', 'breaking'),
   conditionChanged: sided('condition-changed', 'an "if" condition was added, removed or changed', 'breaking', 'breaking'),
 };
 
 const DISCRIMINATOR = {
   propertyChanged: rule('discriminator-property-changed', 'both', 'breaking', 'the discriminator property name changed'),
   mappingChanged: rule('discriminator-mapping-changed', 'both', 'breaking', 'a discriminator mapping value was removed or now points to a different schema'),
-  mappingAdded: rule('discriminator-mapping-added', 'both', 'info', 'a discriminator mapping value was added (the variant rules judge the new variant)'),
+  mappingAdded: rule(
+    'discriminator-mapping-added',
+    'both',
+    'info',
+    'a discriminator mapping value was added for a new variant (the variant rules judge the new variant)',
+  ),
 };
 
-const FAMILY_RULES: Rule[] = [...Object.values(RULES).flatMap((pair) => [pair.request, pair.response]), ...Object.values(DISCRIMINATOR)];
+/** A new discriminator value for a variant both documents have: the variant rules see no change. */
+const MAPPING_VALUE = sided(
+  'discriminator-value-added',
+  'a discriminator value was added for an existing variant: requests may send it, responses may carry it',
+  'non-breaking',
+  'breaking',
+);
+
+const FAMILY_RULES: Rule[] = [...[...Object.values(RULES), MAPPING_VALUE].flatMap((pair) => [pair.request, pair.response]), ...Object.values(DISCRIMINATOR)];
 
 function mappingOf(node: SchemaNode): Record<string, string> {
   const discriminator = node.schema.discriminator;
@@ -113,7 +129,11 @@ const compareSchemaComposition: SchemaRuleFamily = (walk, old, next, recurse) =>
   if (canonical(old.schema.if) !== canonical(next.schema.if)) {
     reportAt(walk, bySide(walk, RULES.conditionChanged), atKeyword(old, 'if'), atKeyword(next, 'if'), `The "if" condition of ${next.pointer} changed.`);
   }
-  if (canonical(old.schema.not) !== canonical(next.schema.not)) {
+  if (old.schema.not === undefined && next.schema.not !== undefined) {
+    reportAt(walk, bySide(walk, RULES.negationAdded), old, atKeyword(next, 'not'), `${next.pointer} now must not match ${canonical(next.schema.not)}.`);
+  } else if (old.schema.not !== undefined && next.schema.not === undefined) {
+    reportAt(walk, bySide(walk, RULES.negationRemoved), atKeyword(old, 'not'), next, `${next.pointer} no longer must not match ${canonical(old.schema.not)}.`);
+  } else if (canonical(old.schema.not) !== canonical(next.schema.not)) {
     reportAt(
       walk,
       bySide(walk, RULES.negationChanged),
@@ -163,7 +183,22 @@ function compareDiscriminators(walk: Parameters<SchemaRuleFamily>[0], old: Schem
       );
     }
   }
+  // Schemas the old document could already answer with: mapped, or a oneOf / anyOf variant.
+  const oldTargets = new Set([
+    ...Object.values(oldMapping),
+    ...(['oneOf', 'anyOf'] as const).flatMap((keyword) => variantsOf(old, keyword).flatMap((variant) => (variant.ref ? [variant.ref] : []))),
+  ]);
   for (const value of Object.keys(newMapping).filter((candidate) => !(candidate in oldMapping))) {
+    if (oldTargets.has(newMapping[value]!)) {
+      reportAt(
+        walk,
+        bySide(walk, MAPPING_VALUE),
+        at(old),
+        at(next),
+        `Discriminator value "${value}" was added to ${next.pointer} for a variant it already had (${newMapping[value]}).`,
+      );
+      continue;
+    }
     reportAt(
       walk,
       DISCRIMINATOR.mappingAdded,

@@ -1,4 +1,5 @@
-// What values a schema admits: its types, null, its enum (or const) and its format.
+// What values a schema admits: its types, null (OpenAPI 3.0: nullable), its enum (or const), its
+// format, and on which side of the wire it may appear (readOnly, writeOnly).
 // A request that admits fewer values rejects what clients sent before; a response that admits
 // more values sends clients what they were never told to expect.
 import { isObject, type Json, type JsonObject } from '../../spec/index.ts';
@@ -19,6 +20,11 @@ const RULES = {
   enumRemoved: sided('enum-removed', 'an enum (or const) no longer restricts the values', 'non-breaking', 'breaking'),
   formatChanged: sided('format-changed', 'the format was added or changed', 'breaking', 'breaking'),
   formatRemoved: sided('format-removed', 'the format was removed', 'non-breaking', 'breaking'),
+  // readOnly values are not sent in requests, writeOnly values not returned in responses.
+  readOnlyAdded: sided('read-only-added', 'the value became readOnly: clients may no longer send it', 'breaking', 'non-breaking'),
+  readOnlyRemoved: sided('read-only-removed', 'the value is no longer readOnly', 'non-breaking', 'non-breaking'),
+  writeOnlyAdded: sided('write-only-added', 'the value became writeOnly: servers no longer return it', 'non-breaking', 'breaking'),
+  writeOnlyRemoved: sided('write-only-removed', 'the value is no longer writeOnly', 'non-breaking', 'non-breaking'),
 };
 
 const FAMILY_RULES = Object.values(RULES).flatMap((pair) => [pair.request, pair.response]);
@@ -30,7 +36,12 @@ const FAMILY_RULES = Object.values(RULES).flatMap((pair) => [pair.request, pair.
  */
 function typesOf(doc: JsonObject, schema: JsonObject, depth = 0): Set<string> | undefined {
   const type = schema.type;
-  if (type !== undefined) return new Set((Array.isArray(type) ? type : [type]).map(String));
+  if (type !== undefined) {
+    const types = new Set((Array.isArray(type) ? type : [type]).map(String));
+    // OpenAPI 3.0 writes `nullable: true` beside the type; 3.1 has no such keyword (type: [..., 'null']).
+    if (schema.nullable === true && isOpenApi30(doc)) types.add('null');
+    return types;
+  }
   if (depth > 8) return undefined;
   const resolved = (node: Json): JsonObject | undefined => {
     const { node: target } = follow(doc, { node, pointer: '' });
@@ -54,6 +65,8 @@ function typesOf(doc: JsonObject, schema: JsonObject, depth = 0): Set<string> | 
   }
   return undefined;
 }
+
+const isOpenApi30 = (doc: JsonObject) => typeof doc.openapi === 'string' && doc.openapi.startsWith('3.0');
 
 function enumOf(node: SchemaNode): Json[] | undefined {
   if (Array.isArray(node.schema.enum)) return node.schema.enum;
@@ -106,6 +119,16 @@ const compareSchemaValues: SchemaRuleFamily = (walk, old, next) => {
     reportAt(walk, bySide(walk, RULES.enumAdded), old, next, `${where} is now restricted to ${show(newEnum)}.`);
   } else if (oldEnum && !newEnum) {
     reportAt(walk, bySide(walk, RULES.enumRemoved), old, next, `${where} is no longer restricted to ${show(oldEnum)}.`);
+  }
+
+  for (const [keyword, added, removed] of [
+    ['readOnly', RULES.readOnlyAdded, RULES.readOnlyRemoved],
+    ['writeOnly', RULES.writeOnlyAdded, RULES.writeOnlyRemoved],
+  ] as const) {
+    const was = old.schema[keyword] === true;
+    const is = next.schema[keyword] === true;
+    if (!was && is) reportAt(walk, bySide(walk, added), old, next, `${where} is now ${keyword}.`);
+    if (was && !is) reportAt(walk, bySide(walk, removed), old, next, `${where} is no longer ${keyword}.`);
   }
 
   const oldFormat = old.schema.format;

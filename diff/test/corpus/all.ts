@@ -1,11 +1,12 @@
 // Every corpus case, and the cases that exercise one rule family.
 import type { Rule } from '../../model.ts';
 import type { CorpusCase } from './case.ts';
+import { keywordCases } from './keywords.ts';
 import { kitCases, mediaLimitCases } from './kit.ts';
 import { operationCases } from './operations.ts';
 import { noOpCases, schemaCases } from './schemas.ts';
 
-export const allCases: readonly CorpusCase[] = [...schemaCases, ...noOpCases, ...operationCases, ...kitCases, ...mediaLimitCases];
+export const allCases: readonly CorpusCase[] = [...schemaCases, ...keywordCases, ...noOpCases, ...operationCases, ...kitCases, ...mediaLimitCases];
 
 /** The cases that expect at least one rule of the family, in either direction. */
 export function casesFor(family: readonly Rule[]): CorpusCase[] {

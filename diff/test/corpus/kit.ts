@@ -77,6 +77,19 @@ export const kitCases: CorpusCase[] = [
     reverse: ['hard-rule-schema-changed'],
   },
   {
+    name: 'hard-rule section schema changed beyond its annotations, judged to admit the same values (Question without `type: object`)',
+    change: (doc) => delete doc.components.schemas.Question.type,
+    forward: ['hard-rule-schema-equivalent'],
+    reverse: ['hard-rule-schema-equivalent'],
+  },
+  {
+    name: 'hard-rule section schema no operation reaches changed beyond its annotations',
+    prepare: (doc) => (doc.components.schemas.UnusedLabel = { type: 'string', maxLength: 10, 'x-seed-section': ['2.2'] }),
+    change: (doc) => (doc.components.schemas.UnusedLabel.maxLength = 5),
+    forward: ['hard-rule-schema-unjudged'],
+    reverse: ['hard-rule-schema-unjudged'],
+  },
+  {
     name: 'seed section gains hard rules (4.2)',
     change: (doc) => (doc['x-seed-sections'].find((s: any) => s.id === '4.2').hard_rules = true),
     forward: ['hard-rule-section-changed'],
@@ -107,7 +120,8 @@ export const kitCases: CorpusCase[] = [
     },
     forward: ['major-version-changed', 'response-property-removed', 'request-max-length-decreased'],
     // Back from /v2 to /v1 is not a new major version: the /v2 paths are gone and the /v1 paths new.
-    reverse: ['major-version-inconsistent', 'path-removed', 'path-added'],
+    // TextContext's maxLength change is then reached by no operation: its direction is not judged.
+    reverse: ['major-version-inconsistent', 'path-removed', 'path-added', 'hard-rule-schema-unjudged'],
   },
 ];
 

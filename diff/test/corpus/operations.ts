@@ -101,6 +101,18 @@ export const operationCases: CorpusCase[] = [
     reverse: ['request-media-type-added'],
   },
   {
+    name: 'request media type loses its schema (text/plain uploads take any body), then gains it back',
+    change: (doc) => delete doc.paths['/v1/assets'].post.requestBody.content['text/plain'].schema,
+    forward: ['request-type-widened', 'request-format-removed'],
+    reverse: ['request-type-narrowed', 'request-format-changed'],
+  },
+  {
+    name: 'response media type loses its schema (GET /health may answer any JSON), then gains it back',
+    change: (doc) => delete doc.paths['/health'].get.responses['200'].content['application/json'].schema,
+    forward: ['response-type-widened', 'response-property-removed'],
+    reverse: ['response-type-narrowed', 'response-property-added-required'],
+  },
+  {
     name: 'response status removed (410 of GET /v1/assets/{asset_id})',
     change: (doc) => delete doc.paths['/v1/assets/{asset_id}'].get.responses['410'],
     forward: ['response-status-removed'],

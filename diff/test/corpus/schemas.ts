@@ -1,7 +1,7 @@
 // Schema cases: values, bounds, patterns, properties, composition, on each side of the wire.
 import { probe, probeOf, type CorpusCase } from './case.ts';
 
-const BOUNDS: Array<{ keyword: string; stem: string; kind: 'max' | 'min'; type: string }> = [
+export const BOUNDS: Array<{ keyword: string; stem: string; kind: 'max' | 'min'; type: string }> = [
   { keyword: 'maxLength', stem: 'max-length', kind: 'max', type: 'string' },
   { keyword: 'minLength', stem: 'min-length', kind: 'min', type: 'string' },
   { keyword: 'maximum', stem: 'maximum', kind: 'max', type: 'number' },
@@ -12,6 +12,8 @@ const BOUNDS: Array<{ keyword: string; stem: string; kind: 'max' | 'min'; type: 
   { keyword: 'minItems', stem: 'min-items', kind: 'min', type: 'array' },
   { keyword: 'maxProperties', stem: 'max-properties', kind: 'max', type: 'object' },
   { keyword: 'minProperties', stem: 'min-properties', kind: 'min', type: 'object' },
+  { keyword: 'maxContains', stem: 'max-contains', kind: 'max', type: 'array' },
+  { keyword: 'minContains', stem: 'min-contains', kind: 'min', type: 'array' },
 ];
 
 /** One case per bound and side: the bound narrowed (max 10 -> 5, min 1 -> 3), then widened back. */
@@ -56,12 +58,53 @@ export const schemaCases: CorpusCase[] = [
     reverse: [`${side}-pattern-removed`],
   })),
   ...bothSides((side) => ({
-    name: `${side} pattern changed`,
+    name: `${side} pattern changed in a way whose direction is not decided (letters -> digits)`,
     prepare: (doc) => probe(doc, side, { type: 'string', pattern: '^[a-z]+$' }),
-    change: (doc) => (probeOf(doc, side).pattern = '^[a-z]{2,}$'),
+    change: (doc) => (probeOf(doc, side).pattern = '^[0-9]+$'),
     forward: [`${side}-pattern-changed`],
     reverse: [`${side}-pattern-changed`],
   })),
+  ...bothSides((side) => ({
+    name: `${side} pattern narrowed by a quantifier (+ -> {2,})`,
+    prepare: (doc) => probe(doc, side, { type: 'string', pattern: '^[a-z]+$' }),
+    change: (doc) => (probeOf(doc, side).pattern = '^[a-z]{2,}$'),
+    forward: [`${side}-pattern-narrowed`],
+    reverse: [`${side}-pattern-widened`],
+  })),
+  ...bothSides((side) => ({
+    name: `${side} pattern rewritten with the same strings ([0-9] -> \\d)`,
+    prepare: (doc) => probe(doc, side, { type: 'string', pattern: '^[0-9]+$' }),
+    change: (doc) => (probeOf(doc, side).pattern = '^\\d+$'),
+    forward: [`${side}-pattern-rewritten`],
+    reverse: [`${side}-pattern-rewritten`],
+  })),
+  {
+    name: 'real spec: a media part asset_id pattern widened ({8,64} -> {4,64}), request only (ImagePart)',
+    change: (doc) => {
+      const assetId = doc.components.schemas.AssetId;
+      doc.components.schemas.ImagePart.properties.asset_id = { ...structuredClone(assetId), pattern: '^asset_[A-Za-z0-9_-]{4,64}$' };
+    },
+    forward: ['request-pattern-widened'],
+    reverse: ['request-pattern-narrowed'],
+  },
+  {
+    name: 'real spec: the AssetId pattern widened ({8,64} -> {4,64}), which responses (Asset) also carry',
+    change: (doc) => (doc.components.schemas.AssetId.pattern = '^asset_[A-Za-z0-9_-]{4,64}$'),
+    forward: ['request-pattern-widened', 'response-pattern-widened'],
+    reverse: ['request-pattern-narrowed', 'response-pattern-narrowed'],
+  },
+  {
+    name: 'real spec: question ids restricted by propertyNames (Questions)',
+    change: (doc) => (doc.components.schemas.Questions.propertyNames = { pattern: '^[a-z0-9_]{1,32}$' }),
+    forward: ['request-pattern-added'],
+    reverse: ['request-pattern-removed'],
+  },
+  {
+    name: 'real spec: a new discriminator value for an existing content part (picture -> ImagePart)',
+    change: (doc) => (doc.components.schemas.ContentPart.discriminator.mapping.picture = '#/components/schemas/ImagePart'),
+    forward: ['request-discriminator-value-added'],
+    reverse: ['discriminator-mapping-changed'],
+  },
   ...bothSides((side) => ({
     name: `${side} type changed (string -> integer)`,
     prepare: (doc) => probe(doc, side, { type: 'string' }),
@@ -234,6 +277,27 @@ export const schemaCases: CorpusCase[] = [
     name: `${side} "not" added`,
     prepare: (doc) => probe(doc, side, { type: 'string' }),
     change: (doc) => (probeOf(doc, side).not = { const: 'none' }),
+    forward: [`${side}-negation-added`],
+    reverse: [`${side}-negation-removed`],
+  })),
+  ...bothSides((side) => ({
+    name: `${side} multipleOf changed to neither a multiple nor a divisor (2 -> 3)`,
+    prepare: (doc) => probe(doc, side, { type: 'number', multipleOf: 2 }),
+    change: (doc) => (probeOf(doc, side).multipleOf = 3),
+    forward: [`${side}-multiple-of-changed`],
+    reverse: [`${side}-multiple-of-changed`],
+  })),
+  ...bothSides((side) => ({
+    name: `${side} patternProperties entry added beside additionalProperties`,
+    prepare: (doc) => probe(doc, side, { type: 'object', additionalProperties: { type: 'string' } }),
+    change: (doc) => (probeOf(doc, side).patternProperties = { '^x_': { type: 'integer' } }),
+    forward: [`${side}-pattern-properties-changed`],
+    reverse: [`${side}-pattern-properties-changed`],
+  })),
+  ...bothSides((side) => ({
+    name: `${side} "not" changed`,
+    prepare: (doc) => probe(doc, side, { type: 'string', not: { const: 'none' } }),
+    change: (doc) => (probeOf(doc, side).not = { const: 'nothing' }),
     forward: [`${side}-negation-changed`],
     reverse: [`${side}-negation-changed`],
   })),
