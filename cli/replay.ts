@@ -17,12 +17,21 @@ answer) that the old response had. New fields are not a change (seed 9.3).
   --results FILE        results.json of the earlier run (required)
   --base-url URL        the server to replay against (default: the bundled reference server)
   --api-key KEY         key of project A (or env DECISION_API_KEY); recorded keys are redacted, never reused
-  --api-key-b KEY       key of project B (or env DECISION_API_KEY_B), tried when key A changes the outcome
+  --api-key-b KEY       key of project B (or env DECISION_API_KEY_B): requests recorded as project B's
+                        (in files of earlier versions, which do not say: tried when key A changes the outcome)
+  --expiry-api-key KEY  key of a project whose assets expire as the old run's short-lifetime project's did
+                        (or env DECISION_EXPIRY_API_KEY); without it, requests recorded with that project's key are skipped
   --timeout-ms N        timeout of every request (default 30000)
   --format text|json    output (default text)
 
-Requests whose body was recorded as an excerpt or as "<N bytes>", and requests that refer to an
-id made by such a request, cannot be replayed faithfully: they are skipped, counted by reason.
+Recorded keys are redacted: each request is sent with the key of the project it names, a key
+variant (a near miss, another scheme) rebuilt from that key. Requests sent together are sent
+together again, and the short-lifetime project's requests (expiry) wait as long as the old run did.
+
+Requests whose body was recorded as an excerpt or as "<N bytes>", requests that refer to an id made
+by such a request, requests sent together with the deletion of the asset they use (a race), and
+requests of a project whose key was not given cannot be replayed faithfully: they are skipped,
+counted by reason.
 
 Every replayed response is also judged by the kit's response rules (list-checks shows them); a
 broken rule is listed with its first exchange.
@@ -41,6 +50,7 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
         'base-url': { type: 'string' },
         'api-key': { type: 'string' },
         'api-key-b': { type: 'string' },
+        'expiry-api-key': { type: 'string' },
         'timeout-ms': { type: 'string' },
         format: { type: 'string' },
         help: { type: 'boolean' },
@@ -67,6 +77,7 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
   if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) return usage(`--base-url must be an http(s) URL; got "${baseUrl}"`);
   const keyA = values['api-key'] ?? env.DECISION_API_KEY;
   const keyB = values['api-key-b'] ?? env.DECISION_API_KEY_B;
+  const keyExpiry = values['expiry-api-key'] ?? env.DECISION_EXPIRY_API_KEY;
   if (baseUrl !== undefined && !keyA) return usage('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
 
   let exchanges;
@@ -82,8 +93,8 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
   const embedded = baseUrl === undefined ? await startEmbeddedTarget() : undefined;
   try {
     const target = embedded
-      ? { baseUrl: embedded.baseUrl, keyA: embedded.keyA, keyB: embedded.keyB }
-      : { baseUrl: baseUrl!, keyA: keyA!, ...(keyB ? { keyB } : {}) };
+      ? { baseUrl: embedded.baseUrl, keyA: embedded.keyA, keyB: embedded.keyB, keyExpiry: embedded.keyShortTtl }
+      : { baseUrl: baseUrl!, keyA: keyA!, ...(keyB ? { keyB } : {}), ...(keyExpiry ? { keyExpiry } : {}) };
     const report = await replay(exchanges, { ...target, timeoutMs });
     // Nothing answered at all: the server is unreachable, not changed.
     const unreachable = report.counts.replayed > 0 && report.verdicts.every((v) => v.kind !== 'same' && (v.kind !== 'changed' || v.status === undefined));

@@ -8,9 +8,13 @@ import { area, CheckFailure, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { describeReply, expectError, expectSuccess, isSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
+import { KEY_VARIANTS, type KeyVariantName } from '../harness/key-variants.ts';
 import { bearer, keyedOperations, NotPrepared, passingRequest, type Credential, type PassingRequest } from '../harness/passing-requests.ts';
 
 const publicOperations = operations.filter((op) => !op.requiresKey);
+
+/** The public start of every key (the bearer scheme's x-key-prefix). */
+const KEY_PREFIX = apiKeyPrefix;
 
 /** One thing changed about how the valid key is presented. */
 interface CredentialChange {
@@ -18,73 +22,30 @@ interface CredentialChange {
   credential(key: string): Credential;
 }
 
-/** The public start of every key (the bearer scheme's x-key-prefix). */
-const KEY_PREFIX = apiKeyPrefix;
-const secretOf = (key: string) => (key.startsWith(KEY_PREFIX) ? key.slice(KEY_PREFIX.length) : key);
-
-/** The last character replaced by another of the same kind (digit for digit, letter for letter). */
-function lastCharacterChanged(key: string): string {
-  const last = key.at(-1) ?? 'a';
-  const replacement = /[0-9]/.test(last)
-    ? String((Number(last) + 1) % 10)
-    : /[a-z]/.test(last)
-      ? last === 'z'
-        ? 'a'
-        : String.fromCharCode(last.charCodeAt(0) + 1)
-      : last === 'A'
-        ? 'B'
-        : 'A';
-  return `${key.slice(0, -1)}${replacement}`;
-}
-
-/** The secret's letters in the other case; the prefix kept. */
-function secretCaseChanged(key: string): string {
-  const swapped = [...secretOf(key)].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
-  return `${KEY_PREFIX}${swapped}`;
-}
+const UNKNOWN_KEY: CredentialChange = {
+  what: `an unknown ${KEY_PREFIX} key`,
+  credential: () => bearer(`${KEY_PREFIX}conformance_unknown_${randomBytes(8).toString('hex')}`),
+};
 
 const NO_HEADER: CredentialChange = { what: 'no Authorization header', credential: () => ({ headers: {} }) };
 
 /** The header sent, its value emptied: what a client sends when the variable holding the whole header value is unset. */
 const EMPTY_VALUE: CredentialChange = { what: 'an empty Authorization header value', credential: () => ({ headers: { authorization: '' } }) };
 
-const UNKNOWN_KEY: CredentialChange = {
-  what: `an unknown ${KEY_PREFIX} key`,
-  credential: () => bearer(`${KEY_PREFIX}conformance_unknown_${randomBytes(8).toString('hex')}`),
-};
-
 const MALFORMED_KEYS: CredentialChange[] = [
   { what: `a key without the ${KEY_PREFIX} prefix`, credential: () => bearer('sk_live_conformance_0000') },
   { what: 'an empty bearer credential', credential: () => ({ headers: { authorization: 'Bearer ' } }) },
 ];
 
-const WITHOUT_SCHEME: CredentialChange = { what: 'the valid key without the Bearer scheme', credential: (key) => ({ headers: { authorization: key } }) };
+// Changes made from the valid key come from the shared table (harness/key-variants.ts): the
+// recording names each by its variant, and replay rebuilds it from the key it is given.
+const variants = (...names: KeyVariantName[]): CredentialChange[] => names.map((name) => KEY_VARIANTS[name]);
 
-const OTHER_SCHEMES: CredentialChange[] = ['Token', 'Basic', 'ApiKey'].map((scheme) => ({
-  what: `the valid key under the ${scheme} scheme`,
-  credential: (key) => ({ headers: { authorization: `${scheme} ${key}` } }),
-}));
-
-const NEAR_MISSES: CredentialChange[] = [
-  { what: 'the valid key with its last character changed', credential: (key) => bearer(lastCharacterChanged(key)) },
-  { what: "the valid key with its secret's letters in the other case", credential: (key) => bearer(secretCaseChanged(key)) },
-  { what: 'the valid key with one character added', credential: (key) => bearer(`${key}0`) },
-  { what: 'the valid key without its last character', credential: (key) => bearer(key.slice(0, -1)) },
-  { what: 'the first half of the valid key', credential: (key) => bearer(key.slice(0, KEY_PREFIX.length + Math.ceil(secretOf(key).length / 2))) },
-];
-
-const OTHER_PLACES: CredentialChange[] = [
-  {
-    what: 'the valid key in the query string (?api_key=) and no Authorization header',
-    credential: (key) => ({ headers: {}, query: `api_key=${encodeURIComponent(key)}` }),
-  },
-  { what: 'the valid key in an X-API-Key header and no Authorization header', credential: (key) => ({ headers: { 'x-api-key': key } }) },
-];
-
-const LOWER_CASE_SCHEMES: CredentialChange[] = ['bearer', 'BEARER'].map((scheme) => ({
-  what: `the valid key under the scheme written "${scheme}"`,
-  credential: (key) => ({ headers: { authorization: `${scheme} ${key}` } }),
-}));
+const WITHOUT_SCHEME: CredentialChange = KEY_VARIANTS['without-scheme'];
+const OTHER_SCHEMES = variants('scheme-token', 'scheme-basic', 'scheme-apikey');
+const NEAR_MISSES = variants('last-char-changed', 'secret-case-changed', 'char-added', 'last-char-removed', 'first-half');
+const OTHER_PLACES = variants('in-query', 'in-x-api-key');
+const LOWER_CASE_SCHEMES = variants('scheme-lowercase', 'scheme-uppercase');
 
 /** A refusal of the changed request: 401 UNAUTHORIZED in the error body, said of which request and which change. */
 function expectUnauthorized(reply: Reply, request: PassingRequest, change: CredentialChange): void {

@@ -23,6 +23,7 @@ import {
   isSuccess,
 } from '../harness/expect.ts';
 import { TransportError, type Reply } from '../harness/http.ts';
+import { sendTogether } from '../harness/overlap-group.ts';
 import { choiceQuestion, decideBody } from '../harness/requests.ts';
 import { pngImage, plainTextSample } from '../harness/samples/media.ts';
 import { textBytes } from '../harness/samples/text.ts';
@@ -64,7 +65,8 @@ function judgedAs(label: string, judge: () => void): void {
  * fails the check: each was answered when sent alone.
  */
 async function together(t: CheckContext, sends: ReadonlyArray<() => Promise<Reply>>, what: string): Promise<Reply[]> {
-  const settled = await Promise.allSettled(sends.map((send) => send()));
+  // One overlap group: the recording marks them sent together, so that replay sends them together too.
+  const settled = await Promise.allSettled(sendTogether(sends));
   const lost = settled.flatMap((outcome, index) => (outcome.status === 'rejected' ? [{ index, reason: outcome.reason as unknown }] : []));
   for (const { reason } of lost) if (!(reason instanceof TransportError)) throw reason;
   if (lost.length > 0) {

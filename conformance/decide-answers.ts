@@ -213,6 +213,8 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     id: 'DECIDE-OPTION-IDS-EXACT',
     level: 'MUST',
     seedSections: ['2.1', '2.3', '2.4'],
+    // Which ids a server accepts is open: a refused id is allowed, an id answered changed is not.
+    bounds: ['id-format-and-count'],
     title: 'Option ids come back exactly as sent in probabilities: look-alikes, __proto__, spaces, accents, emoji, ligatures',
     async run(t) {
       const build = (ids: readonly string[]) => choiceWithOptionIdsText(BILLING_CONTEXT, ids);

@@ -277,6 +277,7 @@ export const limitChecks: Check[] = area('limits', [
     id: 'LIMIT-QUESTIONS-DISTINCT-BY-CODE-POINTS',
     level: 'MUST',
     seedSections: ['2.1', '8'],
+    bounds: ['id-format-and-count'],
     title: '16 questions with multi-byte ids pass; 17 are rejected even when two ids differ only in Unicode normalisation (NFC "é" and NFD "é")',
     async run(t) {
       const sixteen = Array.from({ length: MAX_QUESTIONS }, (_, index) => [multiByteQuestionId(index), choiceQuestion()] as const);

@@ -5,6 +5,8 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getGlobalDispatcher, request } from 'undici';
 import { operations } from '../spec/index.ts';
+import { recognisedCredential, type ProjectName, type RecordedCredential } from './key-variants.ts';
+import { currentOverlapGroup } from './overlap-group.ts';
 import { redactDeep, redactText } from './redaction.ts';
 
 export const DEFAULT_BODY_CAP_BYTES = 4 * 1024 * 1024;
@@ -50,6 +52,10 @@ export interface Exchange {
   durationMs: number;
   operationId?: string;
   curl: string;
+  /** Which project's key the request carried, and the named variant of it if any (key-variants.ts): never the key. */
+  credential?: RecordedCredential;
+  /** Set on requests sent together (overlap-group.ts): the same number for every request of one burst. */
+  overlapGroup?: number;
 }
 
 /** A request that produced no usable response: refused, reset, timed out, or an endless body. */
@@ -124,7 +130,13 @@ function shellQuote(text: string): string {
 }
 
 /** The environment variables reproduce lines read each project's key from (the command line's own). */
-export const KEY_VARIABLES = { a: 'DECISION_API_KEY', b: 'DECISION_API_KEY_B', expiry: 'DECISION_EXPIRY_API_KEY' } as const;
+export const KEY_VARIABLES = { a: 'DECISION_API_KEY', b: 'DECISION_API_KEY_B', expiry: 'DECISION_EXPIRY_API_KEY' } as const satisfies Record<
+  ProjectName,
+  string
+>;
+
+/** The project whose key a variable holds. */
+const projectOf = (variable: string) => (Object.keys(KEY_VARIABLES) as ProjectName[]).find((project) => KEY_VARIABLES[project] === variable);
 
 /** A key a run sends, and the environment variable its reproduce lines name instead. */
 export interface KeyVariable {
@@ -288,6 +300,9 @@ function sendOnce(options: HttpOptions): Http {
     const bodyFile = body !== undefined && !inline && options.bodies ? keepBody(options.bodies, body, options.secrets) : undefined;
     const authorization = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
     const keyVariable = options.keys ? (options.keys.find(({ key }) => authorization === `Bearer ${key}`)?.variable ?? null) : undefined;
+    const projectKeys = (options.keys ?? []).flatMap(({ key, variable }) => (projectOf(variable) ? [{ project: projectOf(variable)!, key }] : []));
+    const credential = recognisedCredential(headers, sent.path, projectKeys);
+    const overlapGroup = currentOverlapGroup();
     const exchange: Exchange = {
       request: {
         method: sent.method,
@@ -307,6 +322,8 @@ function sendOnce(options: HttpOptions): Http {
         options.secrets,
       ),
       ...(operationIdOf(sent.method, sent.path) ? { operationId: operationIdOf(sent.method, sent.path)! } : {}),
+      ...(credential ? { credential } : {}),
+      ...(overlapGroup !== undefined ? { overlapGroup } : {}),
     };
     const started = performance.now();
     exchange.startedAtMs = performance.timeOrigin + started;

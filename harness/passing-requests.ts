@@ -11,14 +11,9 @@ import type { Reply } from './http.ts';
 import { decideBody, referenceFeedbackBody } from './requests.ts';
 import { pngImage } from './samples/media.ts';
 
-/** How a request presents (or fails to present) a key: header values and a query string. */
-export interface Credential {
-  headers: Record<string, string>;
-  /** Appended to the path, e.g. "api_key=svc_live_…" (without the "?"). */
-  query?: string;
-}
+import { bearer, withQuery, type Credential } from './key-variants.ts';
 
-export const bearer = (key: string): Credential => ({ headers: { authorization: `Bearer ${key}` } });
+export { bearer, type Credential };
 
 export interface PassingRequest {
   operationId: string;
@@ -46,8 +41,6 @@ export class NotPrepared {
 }
 
 export const keyedOperations: readonly Operation[] = operations.filter((op) => op.requiresKey);
-
-const withQuery = (path: string, query: string | undefined) => (query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path);
 
 /** Uploads a small PNG with the first project's key; the id, or why there is none. */
 async function uploadedAssetId(t: CheckContext): Promise<string | NotPrepared> {

@@ -21,6 +21,14 @@ const where = (url: string) => {
   return `${parsed.pathname}${parsed.search}`;
 };
 
+type Changed = Extract<ReplayReport['verdicts'][number], { kind: 'changed' }>;
+
+/** "CHECK-ID: METHOD /path", and the open points the change is a choice of, when it is one. */
+export function changeLabel(verdict: Changed): string {
+  const { exchange } = verdict;
+  return `${exchange.checkId}: ${exchange.request.method} ${where(exchange.request.url)}${verdict.openPoints ? ` (open point ${verdict.openPoints.join(', ')})` : ''}`;
+}
+
 export function formatReplay(report: ReplayReport, format: 'text' | 'json'): string {
   if (format === 'json') {
     const json = JSON.stringify(
@@ -48,6 +56,7 @@ export function formatReplay(report: ReplayReport, format: 'text' | 'json'): str
                   old_status: v.exchange.response?.status,
                   new_status: v.status ?? null,
                   changes: v.changes,
+                  ...(v.openPoints ? { open_points: v.openPoints } : {}),
                 },
               ]
             : [],
@@ -65,7 +74,7 @@ export function formatReplay(report: ReplayReport, format: 'text' | 'json'): str
     if (verdict.kind !== 'changed') continue;
     const { exchange } = verdict;
     lines.push(
-      `CHANGED  #${exchange.index} ${terminalText(exchange.checkId)}: ${terminalText(exchange.request.method)} ${terminalText(where(exchange.request.url))}: ${verdict.changes.map(terminalText).join('; ')}`,
+      `CHANGED  #${exchange.index} ${terminalText(exchange.checkId)}: ${terminalText(exchange.request.method)} ${terminalText(where(exchange.request.url))}: ${verdict.changes.map(terminalText).join('; ')}${verdict.openPoints ? ` (open point ${verdict.openPoints.map(terminalText).join(', ')})` : ''}`,
     );
   }
   for (const rule of brokenRules(report))

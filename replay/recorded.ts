@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { COMPRESSED_SUFFIX } from '../harness/http.ts';
+import { KEY_VARIANT_NAMES, type KeyVariantName, type ProjectName, type RecordedCredential } from '../harness/key-variants.ts';
 import { RESPONSE_RULES_AREA } from '../harness/response-rules/catalogue.ts';
 import { isObject } from '../spec/index.ts';
 
@@ -20,6 +21,14 @@ export interface RecordedExchange {
   bodyBytes?: Uint8Array;
   response?: { status: number; headers: Record<string, string>; body: string };
   transportError?: string;
+  /** When the old run sent it, epoch milliseconds: replay keeps the gaps of requests whose outcome depends on elapsed time. */
+  startedAtMs?: number;
+  /** Which project's key it carried and how (harness/key-variants.ts); absent in files of earlier versions. */
+  credential?: RecordedCredential;
+  /** The burst it was sent in, together with the other exchanges of the same group. */
+  overlapGroup?: number;
+  /** The open point its check is about, when the check has one. */
+  openPoint?: string;
 }
 
 /** The body file a reproduce line sends: `--data-binary '@bodies/<sha256>.bin'`, or `gzip -dc 'bodies/<sha256>.bin.gz' | curl …`. */
@@ -30,6 +39,17 @@ function bodyFileOf(curl: string): string | undefined {
 function readBodyFile(path: string): Uint8Array {
   const bytes = readFileSync(path);
   return new Uint8Array(path.endsWith(COMPRESSED_SUFFIX) ? gunzipSync(bytes) : bytes);
+}
+
+const PROJECTS: readonly ProjectName[] = ['a', 'b', 'expiry'];
+
+/** The recorded credential, when it names a project and a variant this version knows; undefined otherwise. */
+function credentialOf(value: unknown): RecordedCredential | undefined {
+  if (!isObject(value) || !PROJECTS.includes(value.project as ProjectName)) return undefined;
+  if (value.variant === undefined) return { project: value.project as ProjectName };
+  return KEY_VARIANT_NAMES.includes(value.variant as KeyVariantName)
+    ? { project: value.project as ProjectName, variant: value.variant as KeyVariantName }
+    : undefined;
 }
 
 export class UnreadableResults extends Error {
@@ -68,6 +88,10 @@ export function readRecordedExchanges(file: string): RecordedExchange[] {
         ...(bodyPath && existsSync(bodyPath) ? { bodyBytes: readBodyFile(bodyPath) } : {}),
         ...(response ? { response } : {}),
         ...(typeof evidence.transport_error === 'string' ? { transportError: evidence.transport_error } : {}),
+        ...(typeof evidence.started_at_ms === 'number' ? { startedAtMs: evidence.started_at_ms } : {}),
+        ...(credentialOf(evidence.credential) ? { credential: credentialOf(evidence.credential)! } : {}),
+        ...(typeof evidence.overlap_group === 'number' ? { overlapGroup: evidence.overlap_group } : {}),
+        ...(typeof check.open_point === 'string' ? { openPoint: check.open_point } : {}),
       });
     }
   }

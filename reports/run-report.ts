@@ -4,6 +4,7 @@
 import type { CheckResult, CheckStatus, Level } from '../harness/check.ts';
 import type { Target } from '../harness/context.ts';
 import type { Exchange } from '../harness/http.ts';
+import type { KeyVariantName, ProjectName } from '../harness/key-variants.ts';
 import { combinedOverlap, overlapAchieved, type Overlap } from '../harness/overlap.ts';
 import { openPoints } from '../spec/index.ts';
 import { latencyByOperation, type LatencyStats } from './latency.ts';
@@ -86,6 +87,10 @@ export interface EvidenceReport {
   duration_ms: number;
   operation_id?: string;
   curl: string;
+  /** Which project's key the request carried and the named variant of it (harness/key-variants.ts): never the key. */
+  credential?: { project: ProjectName; variant?: KeyVariantName };
+  /** The same number on every request sent together with this one (harness/overlap-group.ts). */
+  overlap_group?: number;
 }
 
 export interface OpenPointReport {
@@ -222,6 +227,8 @@ function evidenceReport(exchange: Exchange): EvidenceReport {
     duration_ms: milliseconds(exchange.durationMs),
     ...(exchange.operationId !== undefined ? { operation_id: exchange.operationId } : {}),
     curl: exchange.curl,
+    ...(exchange.credential ? { credential: { ...exchange.credential } } : {}),
+    ...(exchange.overlapGroup !== undefined ? { overlap_group: exchange.overlapGroup } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // Replay against real servers: a recorded run of the reference server replays unchanged
 // against a fresh reference server, and every change a broken server makes is reported.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,17 +48,22 @@ beforeAll(async () => {
 });
 afterAll(async () => target?.stop());
 
+// Each replay meets a fresh server, as a new version would: a server the same requests were
+// replayed to already refuses their feedback as given (409), and only key B (not the project
+// that sent it) could give it again.
 const replayThrough = async (mutation?: Mutation) => {
-  const proxy = mutation ? await startMutatingProxy(target.baseUrl, mutation) : undefined;
+  const fresh = await startEmbeddedTarget();
+  const proxy = mutation ? await startMutatingProxy(fresh.baseUrl, mutation) : undefined;
   try {
     return await replay(readRecordedExchanges(resultsFile), {
-      baseUrl: proxy?.baseUrl ?? target.baseUrl,
-      keyA: target.keyA,
-      keyB: target.keyB,
+      baseUrl: proxy?.baseUrl ?? fresh.baseUrl,
+      keyA: fresh.keyA,
+      keyB: fresh.keyB,
       timeoutMs: 10_000,
     });
   } finally {
     await proxy?.close();
+    await fresh.stop();
   }
 };
 
@@ -166,5 +171,31 @@ test('the command exits 1 on a change and 2 on unreadable results, and never pri
     expect((await replayCli(['--results', resultsFile, '--base-url', proxy.baseUrl])).code).toBe(2);
   } finally {
     await proxy.close();
+  }
+});
+
+test('key B is tried after key A only for files of earlier versions, which do not name the project that sent a request', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'decision-replay-projects-'));
+  expect((await runKitCommand(['run', '--quiet', '--report-dir', dir, '--only', 'ISOLATION-GET-FORBIDDEN'])).code).toBe(0);
+  const file = join(dir, 'results.json');
+  // The same file without the field this version records: what an earlier version wrote.
+  const results = JSON.parse(readFileSync(file, 'utf8'));
+  for (const check of results.checks) for (const evidence of check.evidence) delete evidence.credential;
+  const legacyFile = join(dir, 'legacy-results.json');
+  writeFileSync(legacyFile, JSON.stringify(results));
+  const fresh = await startEmbeddedTarget();
+  try {
+    const replayTo = (from: string) => replay(readRecordedExchanges(from), { baseUrl: fresh.baseUrl, keyA: fresh.keyA, keyB: fresh.keyB, timeoutMs: 10_000 });
+    const named = await replayTo(file);
+    expect(named.counts.changed).toBe(0);
+    // Project B's requests went with key B at once: the file says so.
+    expect(named.verdicts.some((v) => v.kind === 'same' && v.exchange.credential?.project === 'b' && !v.withKeyB)).toBe(true);
+    expect(named.verdicts.some((v) => v.kind === 'same' && v.withKeyB)).toBe(false);
+    // The earlier version's file: key A first, which changes the outcome, then key B.
+    const legacy = await replayTo(legacyFile);
+    expect(legacy.counts.changed).toBe(0);
+    expect(legacy.verdicts.some((v) => v.kind === 'same' && v.withKeyB)).toBe(true);
+  } finally {
+    await fresh.stop();
   }
 });
