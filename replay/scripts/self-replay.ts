@@ -6,32 +6,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedTarget } from '../../api/embedded-target.ts';
 import { runKitCommand } from '../../harness/testing/kit-command.ts';
 import { PROFILE_NAMES, type ProfileName } from '../../reference-impl/server/profile.ts';
 import { terminalText } from '../../reports/escape.ts';
 import { changeLabel } from '../format.ts';
-import { readRecordedExchanges } from '../recorded.ts';
-import { replay, type ReplayReport } from '../replay.ts';
+import { replayAgainst } from './replay-against.ts';
+import type { ReplayReport } from '../replay.ts';
 
 const runs = Number(process.argv[2] ?? 10);
 const profiles = (process.argv.length > 3 ? process.argv.slice(3) : PROFILE_NAMES) as ProfileName[];
 for (const profile of profiles) if (!PROFILE_NAMES.includes(profile)) throw new Error(`no profile ${profile}: ${PROFILE_NAMES.join(' or ')}`);
-
-async function replayAgainst(resultsFile: string, profile: ProfileName): Promise<ReplayReport> {
-  const target = await startEmbeddedTarget({ profile });
-  try {
-    return await replay(readRecordedExchanges(resultsFile), {
-      baseUrl: target.baseUrl,
-      keyA: target.keyA,
-      keyB: target.keyB,
-      keyExpiry: target.keyShortTtl,
-      timeoutMs: 30_000,
-    });
-  } finally {
-    await target.stop();
-  }
-}
 
 function summary(report: ReplayReport): string {
   const lines = [`  ${report.counts.changed} changed of ${report.counts.replayed} replayed; ${report.counts.skipped} skipped`];

@@ -8,12 +8,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { startEmbeddedTarget } from '../../api/embedded-target.ts';
 import { runKitCommand } from '../../harness/testing/kit-command.ts';
 import type { ProfileName } from '../../reference-impl/server/profile.ts';
 import { OVERLAP_RACE } from '../groups.ts';
 import { readRecordedExchanges } from '../recorded.ts';
-import { replay, type ReplayReport } from '../replay.ts';
+import { replayAgainst } from '../scripts/replay-against.ts';
+import type { ReplayReport } from '../replay.ts';
 
 const FULL_RUN_MS = 600_000;
 
@@ -22,21 +22,6 @@ async function recordFullRun(profile: ProfileName): Promise<string> {
   const run = await runKitCommand(['run', '--quiet', '--report-dir', dir, '--reference-profile', profile]);
   expect(run.code, run.err).not.toBe(2);
   return join(dir, 'results.json');
-}
-
-async function replayAgainst(resultsFile: string, profile: ProfileName): Promise<ReplayReport> {
-  const target = await startEmbeddedTarget({ profile });
-  try {
-    return await replay(readRecordedExchanges(resultsFile), {
-      baseUrl: target.baseUrl,
-      keyA: target.keyA,
-      keyB: target.keyB,
-      keyExpiry: target.keyShortTtl,
-      timeoutMs: 30_000,
-    });
-  } finally {
-    await target.stop();
-  }
 }
 
 const changedOf = (report: ReplayReport) => report.verdicts.filter((verdict) => verdict.kind === 'changed');
