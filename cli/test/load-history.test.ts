@@ -2,33 +2,17 @@
 // codes 0 / 1 / 2, history.html written where asked and never into the store, and a hostile label
 // reaching neither the terminal raw nor the page as markup. The store and the verdict themselves:
 // load/test/history.test.ts.
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { addToHistory } from '../../load/history.ts';
-import { flatLevels, syntheticEntries, writeResultsFolder, type SyntheticEntry } from '../../load/test/synthetic-history.ts';
+import { flatLevels, syntheticEntries, writeResultsFolder, type SyntheticEntry, scratchFolders, storeIn } from '../../load/test/synthetic-history.ts';
 import { runLoadCommand } from './support/load-command.ts';
 
-const folders: string[] = [];
-afterAll(async () => {
-  await Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'history-command-'));
-  folders.push(dir);
-  return dir;
-}
-
+const folders = scratchFolders('history-command-');
+afterAll(folders.removeAll);
+const scratch = folders.make;
 /** A store made as CI makes one: a `load run` folder per entry, each added with its label. */
-async function storeOf(entries: readonly SyntheticEntry[]): Promise<string> {
-  const dir = await scratch();
-  const store = join(dir, 'store');
-  for (const [i, entry] of entries.entries())
-    await addToHistory(await writeResultsFolder(join(dir, `run-${i}`), entry.runs, entry.startedAt), store, { label: entry.label });
-  return store;
-}
+const storeOf = async (entries: readonly SyntheticEntry[]) => storeIn(await scratch(), entries);
 
 describe('the command', () => {
   const command = (...argv: string[]) => runLoadCommand('history', ...argv);

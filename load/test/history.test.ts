@@ -2,8 +2,7 @@
 // one by one are flagged; flat noise is not (10 of 10 seeds); a step in the newest runs is, an
 // improvement is not, and an old step the series has held since is not; generators never share a
 // series; generator-bound runs stay out; and the command's exit codes and escaping.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { kitIdentity } from '../../reports/kit-identity.ts';
@@ -12,27 +11,13 @@ import { specSha256 } from '../../spec/index.ts';
 import { changePoints } from '../change-points.ts';
 import { compareRuns, median } from '../compare.ts';
 import { addToHistory, checkHistory, HistoryError, readHistory, type HistoryCheck, type MetricCheck } from '../history.ts';
-import { flatLevels, steppedLevels, syntheticEntries, writeResultsFolder, type SyntheticEntry } from './synthetic-history.ts';
+import { flatLevels, steppedLevels, syntheticEntries, writeResultsFolder, type SyntheticEntry, scratchFolders, storeIn } from './synthetic-history.ts';
 
-const folders: string[] = [];
-afterAll(async () => {
-  await Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'history-test-'));
-  folders.push(dir);
-  return dir;
-}
-
+const folders = scratchFolders('history-test-');
+afterAll(folders.removeAll);
+const scratch = folders.make;
 /** A store made as CI makes one: a `load run` folder per entry, each added with its label. */
-async function storeOf(entries: readonly SyntheticEntry[]): Promise<string> {
-  const dir = await scratch();
-  const store = join(dir, 'store');
-  for (const [i, entry] of entries.entries())
-    await addToHistory(await writeResultsFolder(join(dir, `run-${i}`), entry.runs, entry.startedAt), store, { label: entry.label });
-  return store;
-}
+const storeOf = async (entries: readonly SyntheticEntry[]) => storeIn(await scratch(), entries);
 
 const metric = (check: HistoryCheck, name: string, series = 0): MetricCheck => check.series[series]!.metrics.find((one) => one.metric === name)!;
 

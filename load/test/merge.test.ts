@@ -104,6 +104,8 @@ describe('parts that are not one run are refused, with one line naming what diff
     expect(refusal(parts(partRun('0:1/3'), partRun('1/3:1')))).toMatch(/segment 0:1\/3 does not start and end on points of the sequence/);
     expect(refusal(parts(partRun(undefined), partRun('1/2:1')))).toMatch(/segment sequences differ/);
     expect(refusal(parts(partRun('0:1/2', { limits: undefined }), partRun('1/2:1')))).toMatch(/records no limits/);
+    // A folder `load run` wrote (the kit's figures already in it) is a finished run, not a pod's part.
+    expect(refusal(parts(partRun('0:1/2', { percentile_method: 'nearest-rank' }), partRun('1/2:1')))).toMatch(/a finished run, not a part/);
     const dir = join(root, 'no-samples');
     mkdirSync(dir);
     writeFileSync(join(dir, 'load.json'), JSON.stringify(partRun(undefined)));

@@ -1,8 +1,10 @@
 // Made-up `load run` folders for the history's tests and for load/bench/history-error-rates.ts:
 // each folder holds a few repeated runs of one server level, with seeded Gaussian noise, written
 // as `load run` writes results.json (buildLoadReport), so the history reads them as it reads real ones.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { addToHistory } from '../history.ts';
 import { seededRandom } from '../definitions/common.js';
 import { buildLoadReport } from '../../reports/load-report.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
@@ -93,3 +95,24 @@ export const flatLevels = (count: number) => Array.from({ length: count }, () =>
 /** `steps` successive losses of `loss` (0.03: 3 %), `perLevel` entries at each level. */
 export const steppedLevels = (steps: number, loss: number, perLevel: number) =>
   Array.from({ length: (steps + 1) * perLevel }, (_, i) => (1 - loss) ** Math.floor(i / perLevel));
+
+/** Temporary folders named from `prefix`, all removed by removeAll (a test's afterAll). */
+export function scratchFolders(prefix: string) {
+  const made: string[] = [];
+  return {
+    async make(): Promise<string> {
+      const dir = await mkdtemp(join(tmpdir(), prefix));
+      made.push(dir);
+      return dir;
+    },
+    removeAll: () => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))),
+  };
+}
+
+/** A store made as CI makes one, in `dir`: a `load run` folder per entry, each added with its label; returns the store. */
+export async function storeIn(dir: string, entries: readonly SyntheticEntry[]): Promise<string> {
+  const store = join(dir, 'store');
+  for (const [i, entry] of entries.entries())
+    await addToHistory(await writeResultsFolder(join(dir, `run-${i}`), entry.runs, entry.startedAt), store, { label: entry.label });
+  return store;
+}

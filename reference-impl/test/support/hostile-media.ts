@@ -179,6 +179,32 @@ export interface PdfBombOptions {
   heightByReference?: boolean;
 }
 
+/**
+ * A PDF written object by object: `push(number, ...bytes)` appends object `number` and notes its
+ * offset, `finish(count)` appends the cross-reference table of objects 1..count, the trailer
+ * (catalog 1) and the end, and returns the file.
+ */
+function pdfWriter() {
+  const parts: Uint8Array[] = [latin1('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n')];
+  const offsets: number[] = [];
+  let length = parts[0]!.length;
+  return {
+    push(number: number, ...bytes: Uint8Array[]): void {
+      offsets[number] = length;
+      for (const part of bytes) {
+        parts.push(part);
+        length += part.length;
+      }
+    },
+    finish(count: number): Uint8Array {
+      const size = count + 1;
+      const entries = Array.from({ length: count }, (_, i) => `${String(offsets[i + 1]).padStart(10, '0')} 00000 n \n`).join('');
+      parts.push(latin1(`xref\n0 ${size}\n0000000000 65535 f \n${entries}trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
+      return concat(parts);
+    },
+  };
+}
+
 /** A PDF whose pages each show a grey image of `width` × `height` pixels and carry no text layer. */
 export function pdfBomb(options: PdfBombOptions): Uint8Array {
   const [pageWidth, pageHeight] = options.mediaBox ?? [612, 792];
@@ -196,16 +222,7 @@ export function pdfBomb(options: PdfBombOptions): Uint8Array {
   const imagesEnd = options.sharedImage ? sharedNumber : 3 + options.pages * perPage - 1;
   const objectCount = options.heightByReference ? imagesEnd + 1 : imagesEnd;
   const height = options.heightByReference ? `${objectCount} 0 R` : String(options.height);
-  const parts: Uint8Array[] = [latin1('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n')];
-  const offsets: number[] = [];
-  let length = parts[0]!.length;
-  const push = (number: number, ...bytes: Uint8Array[]) => {
-    offsets[number] = length;
-    for (const part of bytes) {
-      parts.push(part);
-      length += part.length;
-    }
-  };
+  const { push, finish } = pdfWriter();
   const text = (number: number, body: string) => push(number, latin1(`${number} 0 obj\n${body}\nendobj\n`));
   text(1, '<< /Type /Catalog /Pages 2 0 R >>');
   text(2, `<< /Type /Pages /Kids [${Array.from({ length: options.pages }, (_, i) => `${pageNumber(i)} 0 R`).join(' ')}] /Count ${options.pages} >>`);
@@ -221,10 +238,7 @@ export function pdfBomb(options: PdfBombOptions): Uint8Array {
   }
   if (options.sharedImage) push(sharedNumber, imageObject(sharedNumber), image, latin1('\nendstream\nendobj\n'));
   if (options.heightByReference) text(objectCount, String(options.height));
-  const size = objectCount + 1;
-  const entries = Array.from({ length: objectCount }, (_, i) => `${String(offsets[i + 1]).padStart(10, '0')} 00000 n \n`).join('');
-  parts.push(latin1(`xref\n0 ${size}\n0000000000 65535 f \n${entries}trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
-  return concat(parts);
+  return finish(objectCount);
 }
 
 interface ZipEntry {
@@ -412,21 +426,10 @@ export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update
 export function pdfInlineImageBomb(width: number, height: number): Uint8Array {
   const data = zlibZeros(width * height);
   const content = concat([latin1(`q 612 0 0 792 0 0 cm\nBI /W ${width} /H ${height} /BPC 8 /CS /G /F /Fl ID\n`), data, latin1('\nEI\nQ\n')]);
-  const parts: Uint8Array[] = [latin1('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n')];
-  const offsets: number[] = [];
-  let length = parts[0]!.length;
-  const push = (number: number, ...bytes: Uint8Array[]) => {
-    offsets[number] = length;
-    for (const part of bytes) {
-      parts.push(part);
-      length += part.length;
-    }
-  };
+  const { push, finish } = pdfWriter();
   push(1, latin1('1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n'));
   push(2, latin1('2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n'));
   push(3, latin1('3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>\nendobj\n'));
   push(4, latin1(`4 0 obj\n<< /Length ${content.length} >>\nstream\n`), content, latin1('\nendstream\nendobj\n'));
-  const entries = [1, 2, 3, 4].map((number) => `${String(offsets[number]).padStart(10, '0')} 00000 n \n`).join('');
-  parts.push(latin1(`xref\n0 5\n0000000000 65535 f \n${entries}trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
-  return concat(parts);
+  return finish(4);
 }
