@@ -117,8 +117,30 @@ describe('the watchdog', () => {
       return 'never used';
     });
     expect(result).toEqual({ failure: 'over-memory' });
-    expect(budget.state).toMatchObject({ reserved: 0, running: 0, waiting: 0, aborted: 1 });
+    // Aborted once, then once more alone and measured from its own start: only then is it the file's doing.
+    expect(budget.state).toMatchObject({ reserved: 0, running: 0, waiting: 0, aborted: 2 });
     expect(await budget.run(10 * MiB, later(1_000), async () => 'next')).toEqual({ value: 'next' });
+  });
+});
+
+describe('memory that does not come back', () => {
+  test('after an abort, memory the allocator keeps does not fail the retry: alone, a step is judged by its own growth', async () => {
+    let rss = 100 * MiB;
+    const budget = createDecodeBudget({ budgetBytes: 100 * MiB, watchdogBytes: 50 * MiB, sampleMs: 5, resident: () => rss });
+    let attempts = 0;
+    const result = await budget.run(10 * MiB, later(5_000), async (signal) => {
+      attempts += 1;
+      if (attempts === 1) {
+        // The first attempt runs up 200 MiB, which stays resident after its worker ends.
+        rss = 300 * MiB;
+        await abortedOr(signal, 2_000);
+        return 'aborted';
+      }
+      await tick(20);
+      return 'read alone';
+    });
+    expect(result).toEqual({ value: 'read alone' });
+    expect(attempts).toBe(2);
   });
 });
 

@@ -8,8 +8,9 @@
 // (noise costs several times a page of text). A watchdog samples the decoders' memory every 50 ms
 // while steps run; above `watchdogBytes` over idle it first lets go of what is idle (the readers'
 // idle worker threads), and if that is not enough it aborts the running steps: each one ends its
-// worker and is tried again alone. A step that still overruns alone is the file's doing: it fails
-// with 'over-memory', which the decision answers as DECODE_FAILED.
+// worker and is tried again alone, measured from what is resident when it starts. A step that
+// still overruns alone is the file's doing: it fails with 'over-memory', which the decision
+// answers as DECODE_FAILED.
 //
 // The decoders' memory is the resident set less the main thread's JavaScript heap and the buffers
 // it holds (`residentOutsideMainHeap`): decoding runs in worker threads and their native code,
@@ -22,6 +23,9 @@ import { DECODE_BUDGET_BYTES, IDLE_WORKER_MS, WATCHDOG_BYTES } from '../memory-l
 
 export type StepFailure = 'timed-out' | 'over-memory';
 export type StepResult<T> = { value: T } | { failure: StepFailure };
+
+/** Longest wait after an abort for the ended workers' memory to come back. */
+const SETTLE_MS = 1_000;
 
 export interface DecodeBudget {
   /**
@@ -49,8 +53,6 @@ export interface DecodeBudgetOptions {
 interface Running {
   reserved: number;
   controller: AbortController;
-  /** Set when the watchdog aborts it: whether it was the only step running then. */
-  abortedAlone?: boolean;
 }
 
 interface Waiter {
@@ -100,19 +102,17 @@ export function createDecodeBudget(options: DecodeBudgetOptions = {}): DecodeBud
       return;
     }
     pressured = false;
-    const alone = running.size === 1;
     for (const step of running) {
       if (!step.controller.signal.aborted) {
         state.aborted += 1;
-        step.abortedAlone = alone;
         step.controller.abort();
       }
     }
   }
 
-  function becameBusy(): void {
+  function becameBusy(rebase = false): void {
     const now = Date.now();
-    if (base === undefined || (idleSince !== undefined && now - idleSince >= rebaseAfterMs)) base = rss();
+    if (rebase || base === undefined || (idleSince !== undefined && now - idleSince >= rebaseAfterMs)) base = rss();
     idleSince = undefined;
     watchdog ??= setInterval(watch, sampleMs);
     watchdog.unref();
@@ -139,9 +139,12 @@ export function createDecodeBudget(options: DecodeBudgetOptions = {}): DecodeBud
   }
 
   /** Resolves with the running entry, or undefined at the deadline. */
-  function acquire(reserved: number, deadline: number): Promise<Running | undefined> {
+  function acquire(reserved: number, deadline: number, alone = false): Promise<Running | undefined> {
     const start = (): Running => {
-      if (running.size === 0) becameBusy();
+      // A step retried alone starts with nothing else decoding: what is resident then (memory the
+      // allocator kept after the aborted workers, another step's leftovers) is not its doing, so
+      // it is judged by its own growth from there.
+      if (running.size === 0) becameBusy(alone);
       const entry = { reserved, controller: new AbortController() };
       running.add(entry);
       state.reserved += reserved;
@@ -171,21 +174,24 @@ export function createDecodeBudget(options: DecodeBudgetOptions = {}): DecodeBud
     pump();
   }
 
-  /** After an abort: until the ended workers' memory is back (the resident set under the watchdog's line), or the deadline. */
-  async function settled(deadline: number): Promise<boolean> {
-    while (base !== undefined && rss() - base > watchdogBytes) {
-      if (Date.now() + sampleMs > deadline) return false;
+  /**
+   * After an abort: a moment for the ended workers' memory to come back (the resident set under
+   * the watchdog's line), at most SETTLE_MS and never past the deadline. Memory the allocator keeps
+   * does not come back; the retry alone is measured from where it starts (acquire), so waiting
+   * longer would only spend the asset's time.
+   */
+  async function settle(deadline: number): Promise<void> {
+    const until = Math.min(deadline, Date.now() + SETTLE_MS);
+    while (base !== undefined && rss() - base > watchdogBytes && Date.now() + sampleMs <= until)
       await new Promise((resolve) => setTimeout(resolve, sampleMs));
-    }
-    return true;
   }
 
   return {
     async run(estimate, deadline, step) {
       for (const alone of [false, true]) {
-        if (alone && !(await settled(deadline))) return { failure: 'timed-out' };
+        if (alone) await settle(deadline);
         // Alone: the whole budget, so nothing else starts meanwhile.
-        const entry = await acquire(alone ? Math.max(budget, estimate) : estimate, deadline);
+        const entry = await acquire(alone ? Math.max(budget, estimate) : estimate, deadline, alone);
         if (!entry) return { failure: 'timed-out' };
         try {
           const value = await step(entry.controller.signal);
@@ -195,7 +201,10 @@ export function createDecodeBudget(options: DecodeBudgetOptions = {}): DecodeBud
         } finally {
           release(entry);
         }
-        if (alone || entry.abortedAlone) return { failure: 'over-memory' };
+        // Even a step that was running alone is tried again, alone and measured from where it
+        // starts: the line it crossed may have been memory already resident (a stale idle level,
+        // what the allocator kept), which its retry no longer counts.
+        if (alone) return { failure: 'over-memory' };
       }
       return { failure: 'over-memory' };
     },
