@@ -182,8 +182,7 @@ export function createDecodeBudget(options: DecodeBudgetOptions = {}): DecodeBud
    */
   async function settle(deadline: number): Promise<void> {
     const until = Math.min(deadline, Date.now() + SETTLE_MS);
-    while (base !== undefined && rss() - base > watchdogBytes && Date.now() + sampleMs <= until)
-      await new Promise((resolve) => setTimeout(resolve, sampleMs));
+    while (base !== undefined && rss() - base > watchdogBytes && Date.now() + sampleMs <= until) await new Promise((resolve) => setTimeout(resolve, sampleMs));
   }
 
   return {
