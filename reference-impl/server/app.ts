@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { requestBodyLimitBytes } from '../../spec/index.ts';
 import { createAudioReader } from '../assets/reading/audio.ts';
 import { createAssetReader, type AssetReader, type AssetReaderOptions } from '../assets/reading/asset-reader.ts';
-import { createDecodeBudget } from '../assets/reading/decode-budget.ts';
+import { processDecodeBudget } from '../assets/reading/decode-budget.ts';
 import { openAssetStore } from '../assets/store.ts';
 import { createDecisionEngine, type DecisionEngine } from '../decision/index.ts';
 import { installAuth } from './auth.ts';
@@ -83,8 +83,9 @@ export async function createReferenceServer(options: ReferenceServerOptions): Pr
   });
 
   const engine = await createDecisionEngine(options.abstainMargin !== undefined ? { abstainMargin: options.abstainMargin } : {});
-  // One decode budget for every reader: the memory ceiling is the server's (assets/memory-limits.ts).
-  const budget = options.reading?.budget ?? createDecodeBudget();
+  // One decode budget for every reader, the process's (decode-budget.ts): the memory ceiling is
+  // the server's (assets/memory-limits.ts), and the memory it guards is the process's.
+  const budget = options.reading?.budget ?? processDecodeBudget();
   // The audio worker starts with the first audio file, not here: a server start pays nothing for it.
   const audio = createAudioReader({ budget });
   const assets = await openAssetStore({ dataDir: options.dataDir, ttlMs: options.assetTtlMs ?? DEFAULT_ASSET_TTL_MS, now });

@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { flacSeconds, mp3Seconds, oggOpusSeconds, wavClip, wavSeconds } from '../../harness/samples/media.ts';
 import { createAudioReader, type AcousticFeatures, type AudioReading } from '../assets/reading/audio.ts';
+import { createDecodeBudget } from '../assets/reading/decode-budget.ts';
 import { describeAudio } from '../assets/reading/audio-description.ts';
 
 const reader = createAudioReader();
@@ -118,6 +119,36 @@ describe('files that cannot be read answer DECODE_FAILED, never content', () => 
       expect(reading).toEqual({ failure: { code: 'DECODE_FAILED', message: 'The audio/wav file could not be decoded in 0.001 s.' } });
     } finally {
       await hasty.close();
+    }
+  });
+
+  // Waiting for other files to be read is the server's load: it counts against the wait limit,
+  // not against the decode's own time limit.
+  test('a clip that waits longer than the decode limit for a busy budget is still decoded', async () => {
+    const budget = createDecodeBudget({ budgetBytes: 1 });
+    const patient = createAudioReader({ budget, timeoutMs: 2_000 });
+    try {
+      const busy = budget.run(1, Date.now() + 10_000, () => new Promise((resolve) => setTimeout(resolve, 3_000)));
+      const reading = await patient.read(wavSeconds(1), 'audio/wav');
+      expect(featuresOf(reading).durationSeconds).toBeCloseTo(1, 2);
+      await busy;
+    } finally {
+      await patient.close();
+    }
+  });
+
+  test('a clip the busy budget keeps waiting past its wait limit answers DECODE_FAILED, saying why', async () => {
+    const budget = createDecodeBudget({ budgetBytes: 1 });
+    const waiting = createAudioReader({ budget, waitLimitMs: 200 });
+    try {
+      const busy = budget.run(1, Date.now() + 10_000, () => new Promise((resolve) => setTimeout(resolve, 1_000)));
+      const reading = await waiting.read(wavSeconds(1), 'audio/wav');
+      expect(reading).toEqual({
+        failure: { code: 'DECODE_FAILED', message: "The audio/wav file waited 0.2 s for the server's other files to be read, and was not decoded." },
+      });
+      await busy;
+    } finally {
+      await waiting.close();
     }
   });
 });

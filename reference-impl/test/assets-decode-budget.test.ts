@@ -3,7 +3,10 @@
 // idle workers first, then aborts running steps, which are tried again alone; a step that
 // overruns alone fails with 'over-memory'. The measure is injected in the scheduling tests: nothing there allocates.
 import { describe, expect, test } from 'vitest';
-import { createDecodeBudget, residentOutsideMainHeap } from '../assets/reading/decode-budget.ts';
+import { createAudioReader } from '../assets/reading/audio.ts';
+import { createDecodeBudget, type DecodeBudget, processDecodeBudget, residentOutsideMainHeap } from '../assets/reading/decode-budget.ts';
+import { createOcrPool } from '../assets/reading/ocr-pool.ts';
+import { createPdfReader } from '../assets/reading/pdf-reader.ts';
 
 const MiB = 1024 * 1024;
 const later = (ms: number) => Date.now() + ms;
@@ -91,7 +94,8 @@ describe('the watchdog', () => {
       attempts.hog += 1;
       // Its first attempt overruns, until its worker is ended; alone, it stays within the line.
       if (attempts.hog === 1) rss = 200 * MiB;
-      await abortedOr(signal, 20);
+      // Until the watchdog ends it (two samples: idle workers first): 20 ms was once too short on a busy machine.
+      await abortedOr(signal, attempts.hog === 1 ? 2_000 : 20);
       if (signal.aborted) rss = 100 * MiB;
       return 'hog read';
     });
@@ -175,5 +179,28 @@ describe('what the watchdog measures', () => {
     } finally {
       await worker.terminate();
     }
+  });
+});
+
+describe('one budget per process', () => {
+  test('every server started in a process takes the same budget', () => {
+    expect(processDecodeBudget()).toBe(processDecodeBudget());
+  });
+
+  // The process's budget outlives the servers that use it: a reader left registered after its
+  // server stopped would be called under every later pressure, and kept from collection.
+  test('each reader gives its releaser back when it closes', async () => {
+    const registered = new Set<() => void>();
+    const budget: DecodeBudget = {
+      ...createDecodeBudget(),
+      onPressure(release) {
+        registered.add(release);
+        return () => registered.delete(release);
+      },
+    };
+    const readers = [createOcrPool({ workers: 1, budget }), createPdfReader({ budget }), createAudioReader({ budget })];
+    expect(registered.size).toBe(3);
+    for (const reader of readers) await reader.close();
+    expect(registered.size).toBe(0);
   });
 });

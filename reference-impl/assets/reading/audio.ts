@@ -50,6 +50,12 @@ export interface AudioReader {
 export interface AudioReaderOptions {
   /** A reading taking longer than this answers DECODE_FAILED and restarts the worker. Default 20 s. */
   timeoutMs?: number;
+  /**
+   * The longest a reading waits for room in the decode budget before its decode starts (other
+   * files being read). Default 60 s, the asset reader's limit for a whole read. The wait is the
+   * server's load, not the file's: the decode's own limit (`timeoutMs`) counts from its start.
+   */
+  waitLimitMs?: number;
   /** Readings kept. Default 512 (each is a few numbers). */
   cacheEntries?: number;
   /** Decoded samples (frames × channels) a clip may hold. Default MAX_AUDIO_SAMPLES. */
@@ -63,6 +69,7 @@ export interface AudioReaderOptions {
 const WORKER_URL = new URL('./audio-worker.mjs', import.meta.url);
 /** A 30 s clip (the seed's limit) decodes in well under a second; 20 s means the worker is stuck. */
 const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_WAIT_LIMIT_MS = 60_000;
 const DEFAULT_CACHE_ENTRIES = 512;
 
 type WorkerReply = { id: number; features: AcousticFeatures } | { id: number; failure: string } | { id: number; overLimit: true };
@@ -82,6 +89,7 @@ const decodeFailed = (message: string): AudioReading => ({ failure: { code: 'DEC
 
 export function createAudioReader(options: AudioReaderOptions = {}): AudioReader {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const waitLimitMs = options.waitLimitMs ?? DEFAULT_WAIT_LIMIT_MS;
   const cacheEntries = options.cacheEntries ?? DEFAULT_CACHE_ENTRIES;
   const maxSamples = options.maxSamples ?? MAX_AUDIO_SAMPLES;
   const budget = options.budget ?? createDecodeBudget();
@@ -102,7 +110,8 @@ export function createAudioReader(options: AudioReaderOptions = {}): AudioReader
     worker = undefined;
     void idle.terminate();
   };
-  budget.onPressure(endIdle);
+  // The budget may be the process's, outliving this reader: close() takes the releaser back.
+  const stopReleasing = budget.onPressure(endIdle);
 
   /** Ends every reading in flight with `message` and drops the worker (the next read starts another). */
   const abandonWorker = (message: string): void => {
@@ -178,9 +187,14 @@ export function createAudioReader(options: AudioReaderOptions = {}): AudioReader
   /** One decode under the budget: what the largest clip allowed may take. */
   const decode = async (bytes: Uint8Array, mimeType: string): Promise<Outcome> => {
     const closing = closings;
-    const step = await budget.run(audioEstimate(maxSamples), Date.now() + timeoutMs, (signal) => readInWorker(bytes, mimeType, signal, closing));
+    // Under a busy budget (several PDFs and pictures read at once) the wait alone can pass the
+    // decode's limit; counted against it, an ordinary clip would be refused as if it had stalled.
+    const step = await budget.run(audioEstimate(maxSamples), Date.now() + waitLimitMs, (signal) => readInWorker(bytes, mimeType, signal, closing));
     if ('value' in step) return step.value;
-    const message = step.failure === 'over-memory' ? limitMessages.memory() : `The ${mimeType} file could not be decoded in ${timeoutMs / 1000} s.`;
+    const message =
+      step.failure === 'over-memory'
+        ? limitMessages.memory()
+        : `The ${mimeType} file waited ${waitLimitMs / 1000} s for the server's other files to be read, and was not decoded.`;
     return { reading: decodeFailed(message), final: false };
   };
 
@@ -200,6 +214,7 @@ export function createAudioReader(options: AudioReaderOptions = {}): AudioReader
     },
     async close() {
       closings += 1;
+      stopReleasing();
       clearTimeout(idleTimer);
       if (worker) abandonWorker('The server is stopping.');
     },

@@ -19,6 +19,12 @@
 // whole resident set once took a test run's own growth for a decode and refused ordinary files.
 // Idle is that measure when steps begin after the readers have been idle long enough to end their
 // workers (memory-limits.ts IDLE_WORKER_MS).
+//
+// Memory is the process's, so a server takes the process's budget (processDecodeBudget): servers
+// embedded side by side (a test run of the kit, a user's own suite starting both profiles) share
+// one watchdog, and a step retried alone is alone in the process. With a budget each, one
+// server's decodes counted as the other's growth, and a retry alone was not: an ordinary PDF was
+// refused as over-memory while the other server read pictures.
 import { DECODE_BUDGET_BYTES, IDLE_WORKER_MS, WATCHDOG_BYTES } from '../memory-limits.ts';
 
 export type StepFailure = 'timed-out' | 'over-memory';
@@ -60,6 +66,14 @@ interface Waiter {
   deadline: number;
   grant: () => void;
   timer?: NodeJS.Timeout;
+}
+
+let shared: DecodeBudget | undefined;
+
+/** The budget of this process, made on first use: what every server started here shares. */
+export function processDecodeBudget(): DecodeBudget {
+  shared ??= createDecodeBudget();
+  return shared;
 }
 
 /** The resident set less the main thread's heap and external buffers: what worker threads and native code hold. */

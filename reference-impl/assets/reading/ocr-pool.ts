@@ -97,7 +97,8 @@ export function createOcrPool(options: OcrPoolOptions): OcrPool {
   function endIdle(): void {
     for (const worker of idle.splice(0)) end(worker);
   }
-  budget.onPressure(endIdle);
+  // The budget may be the process's, outliving this pool: close() takes the releaser back.
+  const stopReleasing = budget.onPressure(endIdle);
 
   /** A worker for the next picture: an idle one, a new one while under the limit, or the next one released. */
   function acquire(deadline: number): Promise<TesseractWorker | undefined> {
@@ -205,6 +206,7 @@ export function createOcrPool(options: OcrPoolOptions): OcrPool {
 
     async close() {
       closed = true;
+      stopReleasing();
       for (const waiter of waiting.splice(0)) waiter(undefined);
       for (const timer of idleTimers.values()) clearTimeout(timer);
       idleTimers.clear();

@@ -84,7 +84,8 @@ export function createPdfReader(options: PdfReaderOptions = {}): PdfReader {
     worker = undefined;
   }
 
-  options.budget?.onPressure(() => {
+  // The budget may be the process's, outliving this reader: close() takes the releaser back.
+  const stopReleasing = options.budget?.onPressure(() => {
     if (!busy) stop();
   });
 
@@ -183,6 +184,7 @@ export function createPdfReader(options: PdfReaderOptions = {}): PdfReader {
     },
     async close() {
       closed = true;
+      stopReleasing?.();
       clearTimeout(idleTimer);
       const thread = worker;
       worker = undefined;
