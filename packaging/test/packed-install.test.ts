@@ -318,7 +318,13 @@ describe('the packed kit with the bundled server, installed by the command it pr
     const ran = await kit(['run']);
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout).toMatch(/the bundled reference server \(reference profile\)/);
-    expect(ran.stdout).toMatch(/\d+ passed, 0 failed, 0 skipped, \d+ observed \(0 MUST failed\)/);
+    const counts = /\d+ passed, 0 failed, (\d+) skipped, \d+ observed \(0 MUST failed\)/.exec(ran.stdout);
+    expect(counts, ran.stdout).not.toBeNull();
+    // A skip is allowed for one reason only: a concurrency check that saw no overlap (the server,
+    // on a busy machine, answered one request at a time), which it reports instead of passing.
+    const skipped = [...ran.stdout.matchAll(/^ {2}- (\S+) .*\n\s+(.*)$/gm)].map(([, id, reason]) => ({ id, reason }));
+    expect(skipped.length).toBe(Number(counts?.[1]));
+    expect(skipped.filter(({ id, reason }) => !id?.startsWith('CONCURRENT-') || !reason?.startsWith('no overlap achieved'))).toEqual([]);
   }, 180_000);
 
   it('starts the bundled server cold from the bundle the package carries', async () => {
