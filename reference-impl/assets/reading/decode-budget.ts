@@ -23,8 +23,8 @@
 // Memory is the process's, so a server takes the process's budget (processDecodeBudget): servers
 // embedded side by side (a test run of the kit, a user's own suite starting both profiles) share
 // one watchdog, and a step retried alone is alone in the process. With a budget each, one
-// server's decodes counted as the other's growth, and a retry alone was not: an ordinary PDF was
-// refused as over-memory while the other server read pictures.
+// server's decodes count as the other's growth, and a retry alone is not alone: an ordinary PDF
+// could be refused as over-memory while the other server read pictures.
 import { DECODE_BUDGET_BYTES, IDLE_WORKER_MS, WATCHDOG_BYTES } from '../memory-limits.ts';
 
 export type StepFailure = 'timed-out' | 'over-memory';
