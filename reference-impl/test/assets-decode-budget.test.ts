@@ -7,6 +7,8 @@ import { createAudioReader } from '../assets/reading/audio.ts';
 import { createDecodeBudget, type DecodeBudget, processDecodeBudget, residentOutsideMainHeap } from '../assets/reading/decode-budget.ts';
 import { createOcrPool } from '../assets/reading/ocr-pool.ts';
 import { createPdfReader } from '../assets/reading/pdf-reader.ts';
+import { scannedPdf } from '../../harness/samples/scanned-pdf.ts';
+import { call, startServer } from './support/server.ts';
 
 const MiB = 1024 * 1024;
 const later = (ms: number) => Date.now() + ms;
@@ -183,9 +185,20 @@ describe('what the watchdog measures', () => {
 });
 
 describe('one budget per process', () => {
-  test('every server started in a process takes the same budget', () => {
+  test('every server started in a process reads its files under the process’s budget', async () => {
     expect(processDecodeBudget()).toBe(processDecodeBudget());
-  });
+    const server = await startServer();
+    try {
+      const upload = await call(server, 'POST', '/v1/assets', { raw: scannedPdf([['Customer note', 'a refund']]), contentType: 'application/pdf' });
+      expect(upload.status, upload.text).toBe(201);
+      // The upload starts its read in the background: the process's budget sees it run.
+      let seen = false;
+      for (const until = Date.now() + 20_000; !seen && Date.now() < until; await tick(2)) seen = processDecodeBudget().state.running > 0;
+      expect(seen).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 
   // The process's budget outlives the servers that use it: a reader left registered after its
   // server stopped would be called under every later pressure, and kept from collection.
