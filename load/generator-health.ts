@@ -16,6 +16,10 @@
 //    flip the verdict). Each request then cost the generator more than the server, and the loop
 //    turns at the generator's pace. On a shared machine the generator is often
 //    held below saturation by its neighbours, which is why saturation alone is not enough.
+// The machine's idle CPU is stated beside the verdict, not part of it: a machine left without idle
+// CPU shows that its neighbours held the generator back, but not that the generator wanted more
+// (a closed loop of one virtual user waits on the server whatever is idle), so it proves neither
+// side the limit. The result shows it, for a reader to weigh a run on a full machine.
 // When the generator and the server share one process (the Node runner with the embedded server),
 // their CPU cannot be told apart, and the CPU rules are not applied; the result says so.
 import type { GeneratorHealth, LoadRun } from '../reports/load-run.ts';
@@ -46,6 +50,8 @@ export interface HealthFacts {
   server?: CpuUse;
   /** The generator and the server are one process: their CPU is not separable. */
   sharedProcess?: boolean;
+  /** Idle CPU time of the whole machine during the run (all cores), where the kit can read it. */
+  machineIdleMs?: number;
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -104,6 +110,7 @@ export function generatorHealth(run: LoadRun, facts: HealthFacts): GeneratorHeal
   const cores = (use: CpuUse | undefined) => (use && seconds > 0 ? use.cpuMs / 1000 / seconds : undefined);
   const generatorCores = cores(facts.generator);
   const serverCores = cores(facts.server);
+  const idleCores = facts.machineIdleMs !== undefined && seconds > 0 ? facts.machineIdleMs / 1000 / seconds : undefined;
   if (generatorCores !== undefined && !facts.sharedProcess) {
     const serverSetThePace = serverCores !== undefined && serverCores >= generatorCores;
     const available = facts.cores === undefined ? undefined : Math.min(facts.generatorCapacityCores ?? facts.cores, facts.cores - (serverCores ?? 0));
@@ -129,6 +136,7 @@ export function generatorHealth(run: LoadRun, facts: HealthFacts): GeneratorHeal
     ...(facts.cores !== undefined ? { cores: facts.cores } : {}),
     ...(generatorCores !== undefined ? { generator_cpu: { cores: round2(generatorCores), source: facts.generator!.source } } : {}),
     ...(serverCores !== undefined ? { server_cpu: { cores: round2(serverCores), source: facts.server!.source } } : {}),
+    ...(idleCores !== undefined ? { machine_idle_cores: round2(idleCores) } : {}),
     ...(facts.sharedProcess ? { shared_process: true } : {}),
   };
 }

@@ -39,6 +39,37 @@ export function endedChildrenCpuMs(): number | undefined {
   return fields ? ticksToMs(fields[13]!, fields[14]!) : undefined;
 }
 
+/** Cumulative CPU time counters of all cores, in clock ticks; undefined where /proc/stat is absent. */
+export interface CpuCounters {
+  /** Time no process used: idle and iowait. */
+  idle: number;
+  /** Time the host took from this virtual machine. */
+  steal: number;
+  total: number;
+}
+
+/** The machine's CPU counters, from /proc/stat's first line. */
+export function cpuCounters(read: () => string = () => readFileSync('/proc/stat', 'utf8')): CpuCounters | undefined {
+  let text: string;
+  try {
+    text = read();
+  } catch {
+    return undefined;
+  }
+  // "cpu  user nice system idle iowait irq softirq steal guest guest_nice" (older kernels stop earlier).
+  const fields = text.split('\n', 1)[0]!.trim().split(/\s+/);
+  if (fields[0] !== 'cpu' || fields.length < 9) return undefined;
+  const values = fields.slice(1, 9).map(Number);
+  if (values.some((value) => !Number.isFinite(value))) return undefined;
+  return { idle: values[3]! + values[4]!, steal: values[7]!, total: values.reduce((sum, value) => sum + value, 0) };
+}
+
+/** Idle time of the whole machine in milliseconds, summed over its cores: what no process used. */
+export function machineIdleMs(): number | undefined {
+  const counters = cpuCounters();
+  return counters ? ticksToMs(String(counters.idle)) : undefined;
+}
+
 /** CPU time of this process's own threads (the kit, and the embedded server when there is one). */
 export function ownCpuMs(): number {
   const usage = process.cpuUsage();

@@ -9,7 +9,7 @@ import { loadDefinition, type ScenarioName } from './runner/definition.ts';
 import { runWithNode } from './runner/run-scenario.ts';
 import { generatorHealth, type HealthFacts } from './generator-health.ts';
 import { healthLine } from '../reports/load-section.ts';
-import { endedChildrenCpuMs, ownCpuMs, threadCpuMs } from './process-usage.ts';
+import { endedChildrenCpuMs, machineIdleMs, ownCpuMs, threadCpuMs } from './process-usage.ts';
 
 export interface LoadRunOptions {
   scenario: ScenarioName;
@@ -82,16 +82,19 @@ function cpuWatch(options: Pick<LoadRunOptions, 'k6' | 'serverCpu' | 'memory'>) 
   const serverCpu = shared ? undefined : options.serverCpu;
   const generatorStart = generatorCpu();
   const serverStart = serverCpu?.cpuMs();
+  const idleStart = machineIdleMs();
   return {
     facts(): HealthFacts {
       const generatorEnd = generatorCpu();
       const serverEnd = serverCpu?.cpuMs();
+      const idleEnd = machineIdleMs();
       return {
         cores: availableParallelism(),
         // k6 runs its virtual users on every core; the Node runner's JavaScript on one thread.
         generatorCapacityCores: options.k6 ? availableParallelism() : 1,
         ...(generatorStart !== undefined && generatorEnd !== undefined ? { generator: { cpuMs: generatorEnd - generatorStart, source: generatorSource } } : {}),
         ...(serverStart !== undefined && serverEnd !== undefined ? { server: { cpuMs: serverEnd - serverStart, source: serverCpu!.source } } : {}),
+        ...(idleStart !== undefined && idleEnd !== undefined ? { machineIdleMs: idleEnd - idleStart } : {}),
         ...(shared ? { sharedProcess: true } : {}),
       };
     },

@@ -35,7 +35,13 @@ export function healthLine(health: GeneratorHealth): string {
   const generator = health.generator_cpu
     ? `${health.shared_process ? 'generator and server in one process' : 'generator'} ${health.generator_cpu.cores} cores`
     : '';
-  const cpu = [generator, health.server_cpu ? `server ${health.server_cpu.cores} cores` : ''].filter(Boolean).join(', ');
+  const cpu = [
+    generator,
+    health.server_cpu ? `server ${health.server_cpu.cores} cores` : '',
+    generator && health.machine_idle_cores !== undefined ? `idle ${health.machine_idle_cores}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   const rates = `${health.planned_rate_per_s !== undefined ? `planned ${health.planned_rate_per_s}/s, ` : ''}achieved ${health.achieved_rate_per_s} iterations/s`;
   return `${health.bound ? `GENERATOR-BOUND (${health.reasons.join('; ')})` : 'generator kept up'}; ${rates}${cpu ? `; ${cpu}${health.cores ? ` (of ${health.cores})` : ''}` : ''}`;
 }

@@ -17,7 +17,8 @@ import { startPrismMock } from '../../mock/prism.ts';
 import { apiKeyPrefix } from '../../spec/index.ts';
 import { coldStart, type ColdStart } from '../cold-start.ts';
 import { nodeStartCost } from './node-start-cost.ts';
-import { cpuCounters, stealShare } from './machine.ts';
+import { cpuCounters } from '../process-usage.ts';
+import { stealShare } from './machine.ts';
 import { openLoop, openLoopPool, pooledPercentile, type OpenLoopResult } from './open-loop.ts';
 import { REFERENCE_SERVER, startKeyedServer, startServerProcess, type ServerProcess } from '../server-process.ts';
 

@@ -32,11 +32,14 @@ describe.skipIf(!k6)('a capacity run against a server faster than one k6 process
     for (const generator of ['k6', 'node'] as const)
       for (const run of runs[generator])
         console.log(
-          `${generator}: ${run.throughput_rps} decides/s; generator ${run.generator_health?.generator_cpu?.cores} cores, server ${run.generator_health?.server_cpu?.cores} cores; ${run.generator_health?.bound ? `bound: ${run.generator_health.reasons.join('; ')}` : 'kept up'}`,
+          `${generator}: ${run.throughput_rps} decides/s; generator ${run.generator_health?.generator_cpu?.cores} cores, server ${run.generator_health?.server_cpu?.cores} cores, machine idle ${run.generator_health?.machine_idle_cores} cores; ${run.generator_health?.bound ? `bound: ${run.generator_health.reasons.join('; ')}` : 'kept up'}`,
         );
     expect(runs.k6.map((run) => run.generator_health?.bound)).toEqual([true, true]);
     expect(runs.node.map((run) => run.generator_health?.bound)).toEqual([false, false]);
-    for (const run of [...runs.k6, ...runs.node]) expect(run.generator_health?.server_cpu?.source).toBe('reference server process');
+    for (const run of [...runs.k6, ...runs.node]) {
+      expect(run.generator_health?.server_cpu?.source).toBe('reference server process');
+      expect(run.generator_health?.machine_idle_cores).toBeGreaterThanOrEqual(0);
+    }
   });
 
   test('load compare refuses to judge the server from the k6 runs, and judges the Node runner runs', () => {

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import type { LoadRun } from '../../reports/load-run.ts';
 import { sampleLoadRun, flat } from '../../reports/test/sample-load.ts';
 import { compareRuns, GeneratorBoundError } from '../compare.ts';
+import { healthLine } from '../../reports/load-section.ts';
 import { generatorHealth, plannedRate } from '../generator-health.ts';
 
 const arrival = (iterations: number, dropped: number): LoadRun => ({
@@ -78,6 +79,15 @@ describe('the CPU the generator used', () => {
     // 1.33 times is not more than 1.5; and an arrival-rate run on schedule is judged by its schedule and saturation only.
     expect(generatorHealth(closedLoop(), { cores: 2, generatorCapacityCores: 2, generator: cpu(0.4), server: cpu(0.3) }).bound).toBe(false);
     expect(generatorHealth(arrival(1000, 0), { cores: 2, generatorCapacityCores: 2, generator: cpu(1.19), server: cpu(0.26) }).bound).toBe(false);
+  });
+
+  // Seen with a spinning process on one of two cores: k6 0.78 cores, the server 0.61, 0.03 idle.
+  // Nothing shows k6 wanted more than it got, so no verdict is drawn from the full machine; the
+  // idle CPU is stated for the reader.
+  test('the machine left without idle CPU is stated, not judged', () => {
+    const full = generatorHealth(closedLoop(), { cores: 2, generatorCapacityCores: 2, generator: cpu(0.78), server: cpu(0.61), machineIdleMs: 0.03 * 10_000 });
+    expect(full).toMatchObject({ bound: false, machine_idle_cores: 0.03 });
+    expect(healthLine(full)).toBe('generator kept up; achieved 2000 iterations/s; generator 0.78 cores, server 0.61 cores, idle 0.03 (of 2)');
   });
 
   test('the server used at least as much as the generator: it set the pace, not bound', () => {
