@@ -135,7 +135,9 @@ describe.skipIf(!k6)('load run --instances', () => {
       dir,
     ]);
     expect(run.code).toBe(0);
-    expect(run.out).toMatch(/generator kept up; planned 20\/s, achieved [\d.]+ iterations\/s; generator [\d.]+ cores, server [\d.]+ cores \(of \d+\)/);
+    expect(run.out).toMatch(
+      /generator kept up; planned 20\/s, achieved [\d.]+ iterations\/s; generator [\d.]+ cores, server [\d.]+ cores, idle [\d.]+ \(of \d+\)/,
+    );
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     expect(results.load.runs[0].parts).toEqual({ count: 2, sequence: '0,1/2,1' });
     expect(results.load.runs[0].generator_health.bound).toBe(false);
