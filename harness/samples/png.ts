@@ -37,15 +37,23 @@ export function pngImage(options: PngOptions = {}): Uint8Array {
   const width = options.width ?? 4;
   const height = options.height ?? 4;
   const header = concatBytes([u32be(width), u32be(height), new Uint8Array([8, 2, 0, 0, 0])]);
-  const parts = [signature, chunk('IHDR', header), chunk('IDAT', deflateSync(scanlines(width, height), { level: 9 }))];
-  const end = chunk('IEND', new Uint8Array(0));
-  if (options.totalBytes !== undefined) {
-    const keyword = latin1('Comment\0');
-    const fixed = parts.reduce((sum, part) => sum + part.length, 0) + end.length + 12 + keyword.length;
-    const fill = options.totalBytes - fixed;
-    if (fill < 0) throw new RangeError(`A PNG cannot be smaller than ${fixed} bytes`);
-    parts.push(chunk('tEXt', concatBytes([keyword, new Uint8Array(fill).fill(0x20)])));
-  }
-  parts.push(end);
-  return concatBytes(parts);
+  const picture = concatBytes([
+    signature,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(scanlines(width, height), { level: 9 })),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
+  return options.totalBytes === undefined ? picture : withPngComment(picture, options.totalBytes);
+}
+
+/**
+ * A PNG (one that ends with its 12-byte IEND chunk, as encoders write it) made `totalBytes` long
+ * by a tEXt comment chunk before IEND: the same picture, the metadata of a real photograph's size.
+ */
+export function withPngComment(png: Uint8Array, totalBytes: number): Uint8Array {
+  const body = png.subarray(0, png.length - 12);
+  const keyword = latin1('Comment\0');
+  const fill = totalBytes - png.length - 12 - keyword.length;
+  if (fill < 0) throw new RangeError(`A PNG cannot be smaller than ${png.length + 12 + keyword.length} bytes`);
+  return concatBytes([body, chunk('tEXt', concatBytes([keyword, new Uint8Array(fill).fill(0x20)])), png.subarray(png.length - 12)]);
 }

@@ -3,9 +3,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, expect, test } from 'vitest';
 import { docxWithPages, pdfWithPages, sampleFor } from '../../harness/samples/media.ts';
+import { withPngComment } from '../../harness/samples/png.ts';
 import { textPicture } from '../../harness/samples/text-picture.ts';
 import { createAssetReader } from '../assets/reading/asset-reader.ts';
 import { documentXmlText } from '../assets/reading/docx-text.ts';
+import { withoutPngMetadata } from '../assets/reading/png-metadata.ts';
 
 const docxType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const reader = createAssetReader({ ocrWorkers: 1 });
@@ -54,4 +56,15 @@ test('a file is read once and then served from the cache; a failed read is tried
   } finally {
     await hurried.close();
   }
+});
+
+test('OCR gets a PNG without its metadata chunks, every other chunk byte for byte; anything else as it is', () => {
+  const picture = textPicture(['Parcel never arrived']);
+  const commented = withPngComment(picture, picture.length + 5_000);
+  expect(Buffer.from(withoutPngMetadata(commented)).equals(Buffer.from(picture))).toBe(true);
+  expect(withoutPngMetadata(picture)).toBe(picture);
+  const truncated = commented.subarray(0, picture.length + 100);
+  expect(withoutPngMetadata(truncated)).toBe(truncated);
+  const jpeg = textPicture(['Parcel never arrived'], 'image/jpeg');
+  expect(withoutPngMetadata(jpeg)).toBe(jpeg);
 });

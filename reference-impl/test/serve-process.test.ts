@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
+import { crc32 } from '../../harness/samples/checksums.ts';
 import { pngImage } from '../../harness/samples/media.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -97,6 +98,50 @@ test('serve --profile alternate (or env DECISION_PROFILE) serves the alternate o
         .end();
     });
     expect([status, JSON.parse(body).error.code]).toEqual([400, 'INVALID_REQUEST']);
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** A PNG whose chunks are sound but whose pixel data is not zlib: stored, then not readable by any decoder. */
+function pngWithBrokenPixels(): Uint8Array {
+  const picture = pngImage({ width: 64, height: 64 });
+  const idat = 8 + 25; // the signature, then IHDR's 25 bytes
+  const length = new DataView(picture.buffer, picture.byteOffset).getUint32(idat);
+  const broken = Uint8Array.from(picture);
+  broken.fill(0xff, idat + 8, idat + 8 + length);
+  new DataView(broken.buffer).setUint32(idat + 8 + length, crc32(broken.subarray(idat + 4, idat + 8 + length)));
+  return broken;
+}
+
+test("a picture OCR cannot read answers 500 VISION_FAILED, and nothing of the engine's reaches the server's stderr", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'decision-serve-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-impl/serve.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    const { baseUrl, out } = await startedServe(child);
+    const authorization = `Bearer ${/Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1]}`;
+    const upload = await fetch(`${baseUrl}/v1/assets`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'image/png' },
+      body: Buffer.from(pngWithBrokenPixels()),
+    });
+    expect(upload.status).toBe(201);
+    const { id } = (await upload.json()) as { id: string };
+    const decide = await fetch(`${baseUrl}/v1/decide`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ context: [{ type: 'image', asset_id: id }], questions: { q: { type: 'noul', instructions: 'Is anything written?' } } }),
+    });
+    expect([decide.status, ((await decide.json()) as { error: { code: string } }).error.code]).toEqual([500, 'VISION_FAILED']);
+    // The engine's worker thread writes to the process's stderr asynchronously: give it time to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(stderr).toBe('');
   } finally {
     child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { docxWithPages, pdfWithPages, pngImage } from '../../harness/samples/media.ts';
+import { withPngComment } from '../../harness/samples/png.ts';
 import { scannedPdf } from '../../harness/samples/scanned-pdf.ts';
 import { textPicture } from '../../harness/samples/text-picture.ts';
 import { call, startServer, type Reply, type RunningServer } from './support/server.ts';
@@ -27,6 +28,8 @@ const lead = { type: 'text', text: 'The customer attached this:' };
 
 const fixtures = {
   screenshot: { part: 'image', type: 'image/png', bytes: textPicture([WORDS]) },
+  // 9 MB of metadata, within the 10 MB image limit: the engine's PNG decoder refuses chunks over 8 MB.
+  screenshotWithComment: { part: 'image', type: 'image/png', bytes: withPngComment(textPicture([WORDS]), 9_000_000) },
   scannedPdf: { part: 'document', type: 'application/pdf', bytes: scannedPdf([['Customer note', WORDS]]) },
   docx: { part: 'document', type: docxType, bytes: docxWithPages(1, { pageText: () => WORDS }) },
   textLayerPdf: { part: 'document', type: 'application/pdf', bytes: pdfWithPages(1, { pageText: () => WORDS }) },
@@ -61,13 +64,16 @@ beforeAll(async () => {
 afterAll(async () => server?.stop());
 
 describe('the words in a file steer the choice', () => {
-  test.each(['screenshot', 'scannedPdf', 'docx', 'textLayerPdf'] as const)('%s → billing, far more confidently than a picture without words', async (name) => {
-    const withWords = await decideWith(name);
-    const neutral = await decideWith('neutralImage');
-    expect(withWords.answers.topic.choice).toBe('billing');
-    expect(withWords.answers.topic.probabilities.billing).toBeGreaterThan(neutral.answers.topic.probabilities.billing + 0.1);
-    expect(withWords.answers.topic.confidence).toBeGreaterThan(neutral.answers.topic.confidence + 0.1);
-  });
+  test.each(['screenshot', 'screenshotWithComment', 'scannedPdf', 'docx', 'textLayerPdf'] as const)(
+    '%s → billing, far more confidently than a picture without words',
+    async (name) => {
+      const withWords = await decideWith(name);
+      const neutral = await decideWith('neutralImage');
+      expect(withWords.answers.topic.choice).toBe('billing');
+      expect(withWords.answers.topic.probabilities.billing).toBeGreaterThan(neutral.answers.topic.probabilities.billing + 0.1);
+      expect(withWords.answers.topic.confidence).toBeGreaterThan(neutral.answers.topic.confidence + 0.1);
+    },
+  );
 
   test('usage.input_tokens counts the text read from the file, joined to the text parts with a newline', async () => {
     const read = await decideWith('screenshot');

@@ -15,14 +15,18 @@
 //   OCR of their declared size may take. A worker that read a large picture is ended after it
 //   (WebAssembly memory only grows: the worker would keep its peak), and idle workers end after
 //   `idleMs` or when the budget's watchdog asks.
-// - Nothing logs: tesseract.js's logger and error handler are silenced, and a failure is reported
-//   by kind only, never with the engine's message (it could quote the picture's text).
+// - Nothing logs: tesseract.js's logger and error handler are silenced, the engine's own prints
+//   too (its worker thread runs ocr-worker.mjs), and a failure is reported by kind only, never
+//   with the engine's message (it could quote the picture's text).
+// - A PNG is read without its metadata chunks (png-metadata.ts): the engine refused a large one.
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Worker as TesseractWorker } from 'tesseract.js';
 import { declaredImageSize, IDLE_WORKER_MS, isGreyPicture, limitMessages, MAX_IMAGE_PIXELS, ocrEstimate } from '../memory-limits.ts';
 import { createDecodeBudget, type DecodeBudget } from './decode-budget.ts';
+import { withoutPngMetadata } from './png-metadata.ts';
 
 export type OcrOutcome = { text: string } | { failure: 'unreadable' | 'timed-out' } | { failure: 'over-limit'; message: string };
 
@@ -58,10 +62,14 @@ function englishModelPath(): string {
   return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 }
 
+/** tesseract.js's worker script, started with the thread's console silenced. */
+const WORKER_PATH = fileURLToPath(new URL('./ocr-worker.mjs', import.meta.url));
+
 async function startWorker(): Promise<TesseractWorker> {
   const tesseract = await import('tesseract.js');
   const createWorker = tesseract.createWorker ?? (tesseract as unknown as { default: typeof tesseract }).default.createWorker;
   return createWorker('eng', tesseract.OEM?.LSTM_ONLY ?? 1, {
+    workerPath: WORKER_PATH,
     langPath: englishModelPath(),
     gzip: true,
     cacheMethod: 'none',
@@ -173,7 +181,7 @@ export function createOcrPool(options: OcrPoolOptions): OcrPool {
     });
     try {
       // tesseract.js may detach the buffer it is given: it gets a copy.
-      const reading = worker.recognize(Buffer.from(picture), {}, { text: true }).then(
+      const reading = worker.recognize(Buffer.from(withoutPngMetadata(picture)), {}, { text: true }).then(
         (result) => ({ text: result.data.text }),
         () => ({ failure: 'unreadable' as const }),
       );
