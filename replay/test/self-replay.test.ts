@@ -17,6 +17,17 @@ import type { ReplayReport } from '../replay.ts';
 
 const FULL_RUN_MS = 600_000;
 
+/** One recorded run per profile: the reference run is replayed against both profiles. */
+const recordings = new Map<ProfileName, Promise<string>>();
+function recordedRun(profile: ProfileName): Promise<string> {
+  let recording = recordings.get(profile);
+  if (!recording) {
+    recording = recordFullRun(profile);
+    recordings.set(profile, recording);
+  }
+  return recording;
+}
+
 async function recordFullRun(profile: ProfileName): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), `decision-self-replay-${profile}-`));
   const run = await runKitCommand(['run', '--quiet', '--report-dir', dir, '--reference-profile', profile]);
@@ -30,7 +41,7 @@ describe.each(['reference', 'alternate'] as const)('a full run of the %s profile
   test(
     'replays against the same server version with no change',
     async () => {
-      const resultsFile = await recordFullRun(profile);
+      const resultsFile = await recordedRun(profile);
       const text = readFileSync(resultsFile, 'utf8');
       const exchanges = readRecordedExchanges(resultsFile);
       // Near misses are recorded as what made them, never as the key.
@@ -63,7 +74,7 @@ describe.each(['reference', 'alternate'] as const)('a full run of the %s profile
 test(
   'a reference-profile run replayed against the alternate profile: every change is labelled with an open point',
   async () => {
-    const report = await replayAgainst(await recordFullRun('reference'), 'alternate');
+    const report = await replayAgainst(await recordedRun('reference'), 'alternate');
     const changed = changedOf(report);
     expect(changed.length).toBeGreaterThan(0);
     const unlabelled = changed.filter((verdict) => verdict.openPoints === undefined);
