@@ -16,7 +16,7 @@ function statFields(path: string): string[] | undefined {
   }
 }
 
-const ticksToMs = (...ticks: string[]) => (ticks.reduce((sum, tick) => sum + Number(tick), 0) * 1000) / TICKS_PER_SECOND;
+const ticksToMs = (...ticks: (string | number)[]) => (ticks.reduce<number>((sum, tick) => sum + Number(tick), 0) * 1000) / TICKS_PER_SECOND;
 
 /** User and system time of every thread of process `pid` (utime and stime, the 12th and 13th fields after the name). */
 export function processCpuMs(pid: number): number | undefined {
@@ -67,7 +67,7 @@ export function cpuCounters(read: () => string = () => readFileSync('/proc/stat'
 /** Idle time of the whole machine in milliseconds, summed over its cores: what no process used. */
 export function machineIdleMs(): number | undefined {
   const counters = cpuCounters();
-  return counters ? ticksToMs(String(counters.idle)) : undefined;
+  return counters ? ticksToMs(counters.idle) : undefined;
 }
 
 /** CPU time of this process's own threads (the kit, and the embedded server when there is one). */

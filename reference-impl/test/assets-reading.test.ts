@@ -61,10 +61,8 @@ test('a file is read once and then served from the cache; a failed read is tried
 test('OCR gets a PNG without its metadata chunks, every other chunk byte for byte; anything else as it is', () => {
   const picture = textPicture(['Parcel never arrived']);
   const commented = withPngComment(picture, picture.length + 5_000);
-  expect(Buffer.from(withoutPngMetadata(commented)).equals(Buffer.from(picture))).toBe(true);
-  expect(withoutPngMetadata(picture)).toBe(picture);
-  const truncated = commented.subarray(0, picture.length + 100);
-  expect(withoutPngMetadata(truncated)).toBe(truncated);
-  const jpeg = textPicture(['Parcel never arrived'], 'image/jpeg');
-  expect(withoutPngMetadata(jpeg)).toBe(jpeg);
+  expect(withoutPngMetadata(commented)?.equals(Buffer.from(picture))).toBe(true);
+  expect(withoutPngMetadata(picture)).toBeUndefined();
+  expect(withoutPngMetadata(commented.subarray(0, picture.length + 100))).toBeUndefined();
+  expect(withoutPngMetadata(textPicture(['Parcel never arrived'], 'image/jpeg'))).toBeUndefined();
 });

@@ -26,15 +26,35 @@ function startedServe(child: ChildProcessByStdio<null, Readable, Readable>): Pro
   });
 }
 
-test('serve prints the base URL and dev keys, and a SIGTERM lets an in-flight upload finish', async () => {
+/** `npm run serve` from the sources, on a free port and a data folder of its own; stop() ends it and removes the folder. */
+function serve(env: NodeJS.ProcessEnv = process.env) {
   const dataDir = mkdtempSync(join(tmpdir(), 'decision-serve-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'reference-impl/serve.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
     cwd: root,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return {
+    child,
+    stderr: () => stderr,
+    stop: () => {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The development key serve printed for project proj_dev_a. */
+const devKeyA = (out: string) => /Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1];
+
+test('serve prints the base URL and dev keys, and a SIGTERM lets an in-flight upload finish', async () => {
+  const server = serve();
+  const { child } = server;
   try {
     const { baseUrl, out } = await startedServe(child);
-    const key = /Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1];
+    const key = devKeyA(out);
     expect(key).toMatch(/^svc_live_/);
 
     const bytes = pngImage({ totalBytes: 400_000 });
@@ -68,39 +88,29 @@ test('serve prints the base URL and dev keys, and a SIGTERM lets an in-flight up
     expect(JSON.parse(reply.body).object).toBe('asset');
     expect(await exited).toBe(0);
   } finally {
-    child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    server.stop();
   }
 });
 
 test('serve --profile alternate (or env DECISION_PROFILE) serves the alternate open-point choices', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'decision-serve-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-impl/serve.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
-    cwd: root,
-    env: { ...process.env, DECISION_PROFILE: 'alternate' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const server = serve({ ...process.env, DECISION_PROFILE: 'alternate' });
+  const { child } = server;
   try {
     const { baseUrl, out } = await startedServe(child);
     expect(out).toContain('Open-point profile: alternate');
     // The alternate choice of open point unknown-route: 400 INVALID_REQUEST.
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      httpRequest(
-        `${baseUrl}/v1/no-such-route`,
-        { headers: { authorization: `Bearer ${/Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1]}` } },
-        (res) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-        },
-      )
+      httpRequest(`${baseUrl}/v1/no-such-route`, { headers: { authorization: `Bearer ${devKeyA(out)}` } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      })
         .on('error', reject)
         .end();
     });
     expect([status, JSON.parse(body).error.code]).toEqual([400, 'INVALID_REQUEST']);
   } finally {
-    child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    server.stop();
   }
 });
 
@@ -116,16 +126,11 @@ function pngWithBrokenPixels(): Uint8Array {
 }
 
 test("a picture OCR cannot read answers 500 VISION_FAILED, and nothing of the engine's reaches the server's stderr", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'decision-serve-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-impl/serve.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const server = serve();
+  const { child } = server;
   try {
     const { baseUrl, out } = await startedServe(child);
-    const authorization = `Bearer ${/Development key of proj_dev_a: (svc_live_\S+)/.exec(out)?.[1]}`;
+    const authorization = `Bearer ${devKeyA(out)}`;
     const upload = await fetch(`${baseUrl}/v1/assets`, {
       method: 'POST',
       headers: { authorization, 'content-type': 'image/png' },
@@ -141,9 +146,8 @@ test("a picture OCR cannot read answers 500 VISION_FAILED, and nothing of the en
     expect([decide.status, ((await decide.json()) as { error: { code: string } }).error.code]).toEqual([500, 'VISION_FAILED']);
     // The engine's worker thread writes to the process's stderr asynchronously: give it time to arrive.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(stderr).toBe('');
+    expect(server.stderr()).toBe('');
   } finally {
-    child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    server.stop();
   }
 });

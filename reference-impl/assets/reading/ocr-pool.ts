@@ -180,8 +180,8 @@ export function createOcrPool(options: OcrPoolOptions): OcrPool {
       signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      // tesseract.js may detach the buffer it is given: it gets a copy.
-      const reading = worker.recognize(Buffer.from(withoutPngMetadata(picture)), {}, { text: true }).then(
+      // tesseract.js may detach the buffer it is given: it gets a copy (a PNG without metadata is one already).
+      const reading = worker.recognize(withoutPngMetadata(picture) ?? Buffer.from(picture), {}, { text: true }).then(
         (result) => ({ text: result.data.text }),
         () => ({ failure: 'unreadable' as const }),
       );
