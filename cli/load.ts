@@ -200,10 +200,11 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   return verdict === 'pass' ? 0 : 1;
 }
 
-/** ", the generator set the pace in N runs (…)" when it did: such figures are the generator's. */
+/** "; GENERATOR-BOUND in N of M runs" when the generator set the pace (such figures are the generator's), and the runs made on a full machine. */
 function boundNote(runs: readonly LoadRun[]): string {
   const bound = runs.filter((run) => run.generator_health?.bound);
-  return bound.length === 0 ? '' : `; GENERATOR-BOUND in ${bound.length} of ${runs.length} runs: the figures measure the generator, not the server`;
+  const unproven = runs.filter((run) => run.generator_health?.unproven);
+  return `${bound.length === 0 ? '' : `; GENERATOR-BOUND in ${bound.length} of ${runs.length} runs: the figures measure the generator, not the server`}${unproven.length === 0 ? '' : `; the machine had no idle CPU in ${unproven.length} of ${runs.length} runs: the generator is not shown to have kept up`}`;
 }
 
 /** --server-pid: a process of this machine the kit can read in /proc, given with --base-url. */

@@ -16,10 +16,12 @@
 //    flip the verdict). Each request then cost the generator more than the server, and the loop
 //    turns at the generator's pace. On a shared machine the generator is often
 //    held below saturation by its neighbours, which is why saturation alone is not enough.
-// The machine's idle CPU is stated beside the verdict, not part of it: a machine left without idle
-// CPU shows that its neighbours held the generator back, but not that the generator wanted more
-// (a closed loop of one virtual user waits on the server whatever is idle), so it proves neither
-// side the limit. The result shows it, for a reader to weigh a run on a full machine.
+// The machine's idle CPU is stated beside the verdict. It never makes a run bound: a machine left
+// without idle CPU shows that its neighbours held the generator back, but not that the generator
+// wanted more (a closed loop of one virtual user waits on the server whatever is idle). It does
+// take back "kept up": with no CPU left over, the generator and the server both ran short, and
+// neither is shown to be the limit. Such a run is marked unproven, not bound (a core kept busy by
+// another process once made a k6 capacity run read "kept up" at 0.02 cores idle).
 // When the generator and the server share one process (the Node runner with the embedded server),
 // their CPU cannot be told apart, and the CPU rules are not applied; the result says so.
 import type { GeneratorHealth, LoadRun } from '../reports/load-run.ts';
@@ -32,6 +34,8 @@ export const SATURATED_SHARE = 0.9;
 export const DOMINANCE = 1.5;
 /** Share of the planned iterations an arrival-rate run may miss (dropped or never started) before it fell behind. */
 export const SCHEDULE_SLACK = 0.02;
+/** Under this many idle cores on average, the machine was full: a run not shown bound is not shown to have kept up either. */
+export const FULL_MACHINE_IDLE_CORES = 0.1;
 
 export interface CpuUse {
   /** CPU time used during the run, in milliseconds. */
@@ -125,9 +129,15 @@ export function generatorHealth(run: LoadRun, facts: HealthFacts): GeneratorHeal
       );
   }
 
+  const unproven =
+    reasons.length === 0 && generatorCores !== undefined && !facts.sharedProcess && idleCores !== undefined && idleCores < FULL_MACHINE_IDLE_CORES
+      ? `the machine had ${round2(idleCores)} cores idle: the generator and the server both ran short of CPU, so neither is shown to be the limit`
+      : undefined;
+
   return {
     bound: reasons.length > 0,
     reasons,
+    ...(unproven ? { unproven } : {}),
     ...(planned !== undefined ? { planned_rate_per_s: round2(planned) } : {}),
     achieved_rate_per_s: round2(achieved),
     dropped_iterations: run.dropped_iterations,

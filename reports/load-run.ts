@@ -95,6 +95,8 @@ export interface GeneratorHealth {
   /** Cores used on average over the run, where the kit could see the process. */
   generator_cpu?: { cores: number; source: string };
   server_cpu?: { cores: number; source: string };
+  /** Why a run not shown bound is not shown to have kept up either: the machine had no idle CPU. */
+  unproven?: string;
   /** Cores the machine left idle on average over the run (no process used them), where the kit could read it. */
   machine_idle_cores?: number;
   /** The generator and the server ran in one process: their CPU is not told apart. */

@@ -30,7 +30,7 @@ export function coldStartHeadline(cold: ColdStartReport): string {
 
 const percent = (rate: number) => `${(rate * 100).toFixed(2)} %`;
 
-/** One line for a terminal or a report: "generator kept up" or "GENERATOR-BOUND: reasons". */
+/** One line for a terminal or a report: "generator kept up", "GENERATOR-BOUND (reasons)" or, on a full machine, "generator not shown to keep up (why)". */
 export function healthLine(health: GeneratorHealth): string {
   const generator = health.generator_cpu
     ? `${health.shared_process ? 'generator and server in one process' : 'generator'} ${health.generator_cpu.cores} cores`
@@ -43,7 +43,12 @@ export function healthLine(health: GeneratorHealth): string {
     .filter(Boolean)
     .join(', ');
   const rates = `${health.planned_rate_per_s !== undefined ? `planned ${health.planned_rate_per_s}/s, ` : ''}achieved ${health.achieved_rate_per_s} iterations/s`;
-  return `${health.bound ? `GENERATOR-BOUND (${health.reasons.join('; ')})` : 'generator kept up'}; ${rates}${cpu ? `; ${cpu}${health.cores ? ` (of ${health.cores})` : ''}` : ''}`;
+  const verdict = health.bound
+    ? `GENERATOR-BOUND (${health.reasons.join('; ')})`
+    : health.unproven
+      ? `generator not shown to keep up (${health.unproven})`
+      : 'generator kept up';
+  return `${verdict}; ${rates}${cpu ? `; ${cpu}${health.cores ? ` (of ${health.cores})` : ''}` : ''}`;
 }
 
 /** The health line of each run that has one, numbered: every report says whether the generator kept up. */
@@ -56,7 +61,7 @@ export function loadSectionHtml(load: LoadSection): string {
   const rows = load.runs.map((run, index) => {
     const all = run.latency.all;
     const missed = run.thresholds.filter((threshold) => !threshold.ok).map((threshold) => `${threshold.metric} ${threshold.condition}`);
-    return `<tr><td class="num">${index + 1}</td><td>${html(`${run.generator.name} ${run.generator.version}`)}${run.generator_health?.bound ? ' <span class="pill fail">generator-bound</span>' : ''}</td><td class="num">${run.requests}</td><td class="num">${html(run.throughput_rps)}</td><td class="num">${all ? html(formatMs(all.p50_ms)) : '-'}</td><td class="num">${all ? html(formatMs(all.p95_ms)) : '-'}</td><td class="num">${all ? html(formatMs(all.p99_ms)) : '-'}</td><td class="num">${html(percent(run.error_rate))}</td><td class="num">${html(percent(run.check_rate))}</td><td class="text">${run.passed ? '<span class="pill pass">held</span>' : `<span class="pill fail">missed</span> ${html(missed.join('; '))}`}</td></tr>`;
+    return `<tr><td class="num">${index + 1}</td><td>${html(`${run.generator.name} ${run.generator.version}`)}${run.generator_health?.bound ? ' <span class="pill fail">generator-bound</span>' : run.generator_health?.unproven ? ' <span class="pill unknown">generator unproven</span>' : ''}</td><td class="num">${run.requests}</td><td class="num">${html(run.throughput_rps)}</td><td class="num">${all ? html(formatMs(all.p50_ms)) : '-'}</td><td class="num">${all ? html(formatMs(all.p95_ms)) : '-'}</td><td class="num">${all ? html(formatMs(all.p99_ms)) : '-'}</td><td class="num">${html(percent(run.error_rate))}</td><td class="num">${html(percent(run.check_rate))}</td><td class="text">${run.passed ? '<span class="pill pass">held</span>' : `<span class="pill fail">missed</span> ${html(missed.join('; '))}`}</td></tr>`;
   });
   const first = load.runs[0];
   const perName = first
@@ -241,14 +246,14 @@ export function loadJunit(load: LoadSection): JunitSuite {
   const cases = load.runs.flatMap((run, index) => run.thresholds.map((threshold) => ({ run, index, threshold })));
   const failures = cases.filter((entry) => !entry.threshold.ok).length;
   const time = (load.runs.reduce((sum, run) => sum + run.duration_ms, 0) / 1000).toFixed(3);
-  // Whether each run's generator kept up: a bound run is skipped (no server verdict comes from it), not failed.
+  // Whether each run's generator kept up: a bound or unproven run is skipped (it is not shown to have kept up), not failed.
   const health = load.runs.flatMap((run, index) => (run.generator_health ? [{ index, health: run.generator_health }] : []));
-  const skipped = health.filter((entry) => entry.health.bound).length;
+  const skipped = health.filter((entry) => entry.health.bound || entry.health.unproven).length;
   const lines = [
     `  <testsuite name="${xmlAttr(`load ${load.scenario}`)}" tests="${cases.length + health.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}">`,
     ...health.map(({ index, health: entry }) => {
       const name = xmlAttr(`run ${index + 1}: the generator kept up`);
-      return entry.bound
+      return entry.bound || entry.unproven
         ? `    <testcase name="${name}" classname="${xmlAttr(`load.${load.scenario}`)}" time="0"><skipped message="${xmlAttr(healthLine(entry))}"/></testcase>`
         : `    <testcase name="${name}" classname="${xmlAttr(`load.${load.scenario}`)}" time="0"/>`;
     }),

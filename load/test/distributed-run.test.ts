@@ -60,10 +60,14 @@ describe.skipIf(!k6)('a run split over k6 processes', () => {
       },
     });
     await warmUp('decide-steady', settingsFor(target.baseUrl, target.keyA));
-    // One after the other: each measurement has the machine to itself.
+    // One after the other: each measurement has the machine to itself. The single process runs
+    // before and after the split ones: on a busy machine the tail moves over the minute they take
+    // (a core kept busy put one whole run's p99 interval at 23.9–51.5 ms and the next run's, in four
+    // parts, at 14–23 ms), so the split runs are held to what one process showed over that time.
     runs.whole = await split(1);
     runs.two = await split(2);
     runs.four = await split(4);
+    runs.wholeAfter = await split(1);
     // Every part through the proxy (one server, as for pods); the third quarter's decides are held for SLOW_MS.
     runs.slowed = await split(4, slow.baseUrl, (index) => ({ RUN_ID: index === 2 ? `${SLOW_RUN}${index}` : `part${index}` }));
   }, 180_000);
@@ -92,15 +96,18 @@ describe.skipIf(!k6)('a run split over k6 processes', () => {
   });
 
   test('the merged percentiles agree with one process at the same total rate, within their 95 % intervals', () => {
-    const whole = runs.whole!.latency.all!;
+    const wholes = [runs.whole!.latency.all!, runs.wholeAfter!.latency.all!];
+    // The range of the single process's p99 intervals, before and after.
+    const lower = Math.min(...wholes.map((whole) => whole.p99_interval_ms!.lower));
+    const upper = Math.max(...wholes.map((whole) => whole.p99_interval_ms!.upper));
     for (const name of ['two', 'four'] as const) {
       const merged = runs[name]!.latency.all!;
       console.log(
-        `${name}: p50 ${merged.p50_ms} ms, p99 ${merged.p99_ms} ms (95 % ${merged.p99_interval_ms?.lower}–${merged.p99_interval_ms?.upper}); whole: p50 ${whole.p50_ms} ms, p99 ${whole.p99_ms} ms (95 % ${whole.p99_interval_ms?.lower}–${whole.p99_interval_ms?.upper})`,
+        `${name}: p50 ${merged.p50_ms} ms, p99 ${merged.p99_ms} ms (95 % ${merged.p99_interval_ms?.lower}–${merged.p99_interval_ms?.upper}); whole before and after: p50 ${wholes.map((whole) => whole.p50_ms).join(' and ')} ms, p99 ${wholes.map((whole) => `${whole.p99_ms} ms (95 % ${whole.p99_interval_ms?.lower}–${whole.p99_interval_ms?.upper})`).join(' and ')}`,
       );
-      // The intervals of two samples of one distribution overlap.
-      expect(merged.p99_interval_ms!.lower).toBeLessThanOrEqual(whole.p99_interval_ms!.upper);
-      expect(whole.p99_interval_ms!.lower).toBeLessThanOrEqual(merged.p99_interval_ms!.upper);
+      // The intervals of samples of one distribution overlap.
+      expect(merged.p99_interval_ms!.lower).toBeLessThanOrEqual(upper);
+      expect(lower).toBeLessThanOrEqual(merged.p99_interval_ms!.upper);
     }
   });
 

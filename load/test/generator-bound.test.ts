@@ -32,9 +32,13 @@ describe.skipIf(!k6)('a capacity run against a server faster than one k6 process
     for (const generator of ['k6', 'node'] as const)
       for (const run of runs[generator])
         console.log(
-          `${generator}: ${run.throughput_rps} decides/s; generator ${run.generator_health?.generator_cpu?.cores} cores, server ${run.generator_health?.server_cpu?.cores} cores, machine idle ${run.generator_health?.machine_idle_cores} cores; ${run.generator_health?.bound ? `bound: ${run.generator_health.reasons.join('; ')}` : 'kept up'}`,
+          `${generator}: ${run.throughput_rps} decides/s; generator ${run.generator_health?.generator_cpu?.cores} cores, server ${run.generator_health?.server_cpu?.cores} cores, machine idle ${run.generator_health?.machine_idle_cores} cores; ${run.generator_health?.bound ? `bound: ${run.generator_health.reasons.join('; ')}` : run.generator_health?.unproven ? `unproven: ${run.generator_health.unproven}` : 'kept up'}`,
         );
-    expect(runs.k6.map((run) => run.generator_health?.bound)).toEqual([true, true]);
+    // Never said to have kept up. With a core kept busy by another process the machine can be
+    // full, and a k6 run then reads unproven (0.02 cores idle, k6 0.81 cores to the server's 0.57);
+    // one of the two must still show the bound.
+    expect(runs.k6.map((run) => run.generator_health?.bound || run.generator_health?.unproven !== undefined)).toEqual([true, true]);
+    expect(runs.k6.some((run) => run.generator_health?.bound)).toBe(true);
     expect(runs.node.map((run) => run.generator_health?.bound)).toEqual([false, false]);
     for (const run of [...runs.k6, ...runs.node]) {
       expect(run.generator_health?.server_cpu?.source).toBe('reference server process');

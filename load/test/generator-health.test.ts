@@ -82,12 +82,20 @@ describe('the CPU the generator used', () => {
   });
 
   // Seen with a spinning process on one of two cores: k6 0.78 cores, the server 0.61, 0.03 idle.
-  // Nothing shows k6 wanted more than it got, so no verdict is drawn from the full machine; the
-  // idle CPU is stated for the reader.
-  test('the machine left without idle CPU is stated, not judged', () => {
+  // Nothing shows k6 wanted more than it got, so the run is not bound; nothing shows it kept up
+  // either, so it is not said to have.
+  test('a machine left without idle CPU makes a run unproven, never bound', () => {
     const full = generatorHealth(closedLoop(), { cores: 2, generatorCapacityCores: 2, generator: cpu(0.78), server: cpu(0.61), machineIdleMs: 0.03 * 10_000 });
     expect(full).toMatchObject({ bound: false, machine_idle_cores: 0.03 });
-    expect(healthLine(full)).toBe('generator kept up; achieved 2000 iterations/s; generator 0.78 cores, server 0.61 cores, idle 0.03 (of 2)');
+    expect(healthLine(full)).toBe(
+      'generator not shown to keep up (the machine had 0.03 cores idle: the generator and the server both ran short of CPU, so neither is shown to be the limit); achieved 2000 iterations/s; generator 0.78 cores, server 0.61 cores, idle 0.03 (of 2)',
+    );
+    // With CPU left over, the same figures kept up; a bound run stays bound however full the machine.
+    const spare = generatorHealth(closedLoop(), { cores: 2, generatorCapacityCores: 2, generator: cpu(0.78), server: cpu(0.61), machineIdleMs: 0.3 * 10_000 });
+    expect(spare.unproven).toBeUndefined();
+    expect(healthLine(spare)).toMatch(/^generator kept up;/);
+    const bound = generatorHealth(closedLoop(), { cores: 2, generatorCapacityCores: 2, generator: cpu(1.19), server: cpu(0.26), machineIdleMs: 0 });
+    expect([bound.bound, bound.unproven]).toEqual([true, undefined]);
   });
 
   test('the server used at least as much as the generator: it set the pace, not bound', () => {
