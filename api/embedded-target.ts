@@ -3,6 +3,7 @@
 // that expiry can be seen in a run. Keys are random per start and never printed. The server's
 // code is imported only here and only when started: its packages are optional (optional-parts.ts).
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ export interface EmbeddedTarget {
   shortTtlMs: number;
   /** Which choice the server makes on the spec's open points. */
   profile: ProfileName;
+  /** The Node HTTP server it listens with (the kit's tests put a burst barrier in front of its handlers). */
+  server: Server;
   stop(): Promise<void>;
 }
 
@@ -56,6 +59,7 @@ export async function startEmbeddedTarget(options: { shortTtlMs?: number; profil
     keyShortTtl,
     shortTtlMs,
     profile,
+    server: app.server,
     async stop() {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import { checks } from '../registry.ts';
 import type { Capability, CheckResult } from '../../harness/check.ts';
 import { runChecks } from '../../harness/runner.ts';
 import { createRuleLedger } from '../../harness/response-rules/ledger.ts';
+import { barrierDuringConcurrentChecks } from '../../harness/testing/burst-barrier.ts';
 import { startIndependentServer, type IndependentServer } from '../../harness/testing/independent-server.ts';
 
 let server: IndependentServer;
@@ -26,6 +27,9 @@ beforeAll(async () => {
     keyB: server.keyB,
     timeoutMs: 10_000,
     ruleLedger: ledger,
+    // This server runs in the test's own process: on a busy machine it can answer the first request
+    // of a burst before the second is sent. The barrier makes the concurrent checks' overlap certain.
+    ...barrierDuringConcurrentChecks(server.server),
   });
   elapsedMs = performance.now() - started;
   rules = ledger.results();
@@ -66,7 +70,7 @@ test('the catalogue really ran: most checks that apply to a text-only server pas
   expect(count(results, 'observed'), summary).toBeGreaterThanOrEqual(10);
   const judged = rules.filter((rule) => rule.status !== 'skip');
   expect(judged.length, summary).toBeGreaterThanOrEqual(rules.length - 1);
-  // The concurrency checks need answers that came together: the server handles requests concurrently.
+  // The concurrency checks need answers that came together: the barrier in front of the server gives them.
   const concurrent = results.filter((result) => result.concurrent && result.level === 'MUST' && !result.requires?.capabilities && !result.requires?.secondKey);
   expect(
     concurrent.filter((result) => result.status === 'skip').map((result) => `${result.id}: ${result.message}`),

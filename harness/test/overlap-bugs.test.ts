@@ -11,6 +11,7 @@ import { createHttp, type Reply } from '../http.ts';
 import { choiceQuestion, decideBody } from '../requests.ts';
 import { runChecks } from '../runner.ts';
 import { overlapBugs, type OverlapBug, type OverlapBugName } from '../testing/overlap-bugs.ts';
+import { withBurstBarrier } from '../testing/burst-barrier.ts';
 import { startMutatingProxy } from '../testing/mutating-proxy.ts';
 
 /** Requests sent together in each burst. */
@@ -27,6 +28,11 @@ interface Clients {
   b: ApiClient;
   anonymous: ApiClient;
   baseUrl: string;
+  /**
+   * Sends `count` requests together, through a barrier in front of the broken server: they reach
+   * it together and overlap in its shared state on any machine (burst-barrier.ts).
+   */
+  together<T>(count: number, send: (index: number) => Promise<T>): Promise<T[]>;
 }
 
 /** Runs `use` with clients of both projects talking to the good server (`good`) behind `bug`. */
@@ -34,7 +40,9 @@ async function behind(bug: OverlapBug, use: (clients: Clients) => Promise<void>,
   const proxy = await startMutatingProxy(good.baseUrl, bug.mutation(good));
   try {
     const http = createHttp({ baseUrl: proxy.baseUrl, timeoutMs: 10_000, secrets: [], record: () => undefined });
-    await use({ a: apiClient(http, good.keyA), b: apiClient(http, good.keyB), anonymous: apiClient(http, null), baseUrl: proxy.baseUrl });
+    const together = <T>(count: number, send: (index: number) => Promise<T>) =>
+      withBurstBarrier(proxy.server, () => Promise.all(Array.from({ length: count }, (_, index) => send(index))), { size: count });
+    await use({ a: apiClient(http, good.keyA), b: apiClient(http, good.keyB), anonymous: apiClient(http, null), baseUrl: proxy.baseUrl, together });
   } finally {
     await proxy.close();
   }
@@ -45,11 +53,6 @@ async function oneAtATime<T>(count: number, send: (index: number) => Promise<T>)
   const replies: T[] = [];
   for (let index = 0; index < count; index += 1) replies.push(await send(index));
   return replies;
-}
-
-/** Sends `count` requests together. */
-function together<T>(count: number, send: (index: number) => Promise<T>): Promise<T[]> {
-  return Promise.all(Array.from({ length: count }, (_, index) => send(index)));
 }
 
 const callerId = (index: number) => `overlap-${index}-${Date.now()}`;
@@ -89,7 +92,7 @@ describe('requestIdInSharedState', () => {
   });
 
   test(`${N} requests together get other requests' ids, on successes, on errors and when generated`, async () => {
-    await behind(bug, async ({ a }) => {
+    await behind(bug, async ({ a, together }) => {
       const ids = Array.from({ length: N }, (_, index) => callerId(index));
       const successes = await together(N, (index) => a.decide(decideBody(), { 'x-request-id': ids[index]! }));
       expect(successes.filter((reply, index) => reply.headers['x-request-id'] !== ids[index]).length).toBeGreaterThan(0);
@@ -114,7 +117,7 @@ describe('answerCacheKeyedByContext', () => {
   });
 
   test(`${N} decides of one context sent together get another decide's answers`, async () => {
-    await behind(bug, async ({ a }) => {
+    await behind(bug, async ({ a, together }) => {
       const replies = await together(N, (index) => a.decide(decideNumbered(index)));
       expect(replies.every((reply) => reply.status === 200)).toBe(true);
       const foreign = replies.filter((reply, index) => JSON.stringify(answeredIds(reply)) !== JSON.stringify(ownIds(index)));
@@ -142,7 +145,7 @@ describe('uploadIdRace', () => {
   });
 
   test(`${N} uploads by two projects sent together share ids, and a read gives back another upload`, async () => {
-    await behind(bug, async ({ a, b }) => {
+    await behind(bug, async ({ a, b, together }) => {
       const clientOf = (index: number) => (index % 2 === 0 ? a : b);
       const uploads = await together(N, (index) => clientOf(index).upload(textFile(index), uploadType(index)));
       expect(uploads.every((reply) => reply.status === 201)).toBe(true);
@@ -179,7 +182,7 @@ describe('projectInSharedState', () => {
   });
 
   test(`${N} reads of the other project's asset, by both projects together, are served as the other project`, async () => {
-    await behind(bug, async ({ a, b }) => {
+    await behind(bug, async ({ a, b, together }) => {
       const ofA = (await a.upload(textFile(1), 'text/plain')).json.id as string;
       const ofB = (await b.upload(textFile(2), 'text/plain')).json.id as string;
       const reads = await together(N, (index) => (index % 2 === 0 ? a.getAsset(ofB) : b.getAsset(ofA)));
@@ -199,7 +202,7 @@ describe('errorsUnderOverlap', () => {
   });
 
   test(`${N} decides sent together get 5xx answers`, async () => {
-    await behind(bug, async ({ a }) => {
+    await behind(bug, async ({ a, together }) => {
       const replies = await together(N, () => a.decide(decideBody()));
       expect(replies.filter((reply) => reply.status >= 500).length).toBeGreaterThan(0);
     });

@@ -61,7 +61,7 @@
 // closed); malformed HTTP is answered 400 in the error body from the clientError hook; every answer,
 // errors included, carries X-Request-ID; a client's mistake never gets a 5xx.
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openapiJson } from '../../spec/index.ts';
@@ -663,6 +663,8 @@ export interface IndependentServer {
   baseUrl: string;
   keyA: string;
   keyB: string;
+  /** The Node HTTP server it listens with (for a burst barrier in front of its handler). */
+  server: Server;
   close(): Promise<void>;
 }
 
@@ -825,6 +827,7 @@ export async function startIndependentServer(options: { keys?: { a: string; b: s
     baseUrl: `http://127.0.0.1:${port}`,
     keyA: keys.a,
     keyB: keys.b,
+    server,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,7 +1,7 @@
 // A deliberately broken server: a proxy in front of a good one that rewrites requests or
 // responses in one named way. The kit's tests use it to prove that each check can fail.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
@@ -29,6 +29,8 @@ export interface Mutation {
 
 export interface RunningProxy {
   baseUrl: string;
+  /** The Node HTTP server it listens with (for a burst barrier in front of its handler). */
+  server: Server;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,7 @@ export async function startMutatingProxy(upstream: string, mutation: Mutation): 
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    server,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,21 +1,20 @@
 // load compare: the decision on repeated runs. Unit cases on made-up runs, then the error rates
-// on real, interleaved ones: a server slowed by 300 ms on decide is flagged; a server with 20 %
-// less throughput is flagged; one decide in 30 waiting 400 ms more is flagged by p99; latency
-// that grows with uptime is flagged; the same server compared with itself is not, in 10 of 10
-// tries while another process keeps a core busy.
+// on real, interleaved ones: a server slowed by 300 ms on decide is flagged; latency that grows
+// with uptime is flagged; the same server compared with itself is not, in 10 of 10 tries while
+// another process keeps a core busy. The other real-run claims have files of their own
+// (compare-capacity, compare-tail, compare-alternate), so that they run side by side.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { isOperation, startMutatingProxy, type Mutation, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
+import { describe, expect, test } from 'vitest';
+import { isOperation, startMutatingProxy } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
-import { startKeyedServer, type KeyedServerProcess } from '../server-process.ts';
 import { compareRuns, parseTolerance, type Comparison } from '../compare.ts';
 import { P99_MIN_REQUESTS } from '../definitions/order-statistics.js';
-import { interleavedRuns } from '../interleave.ts';
 import { warmUp } from '../run.ts';
+import { regressed, SHORT, useComparedRuns } from './compared-runs.ts';
 import { growingLatency, runLoadCommand, settingsFor } from './support.ts';
 
 const made = (
@@ -42,8 +41,6 @@ const made = (
       },
     },
   }) as unknown as LoadRun;
-
-const regressed = (verdict: Comparison, metric: string) => verdict.metrics.find((entry) => entry.metric === metric)?.regression;
 
 describe('the decision', () => {
   test('identical runs are no regression', () => {
@@ -129,59 +126,7 @@ describe('the decision', () => {
 });
 
 describe('on real runs', () => {
-  // A server process of its own: in the test's process it would share one event loop with the runner and the proxies.
-  let target: KeyedServerProcess;
-  let transparent: RunningProxy;
-  /**
-   * Short closed-loop runs with one virtual user: throughput is then 1 / the server's time per
-   * request. More users would queue in this test's own process (runner and proxies share it) and
-   * measure that instead.
-   */
-  const SHORT = { DURATION: '0.5', VUS: '1' };
-  const RUNS_PER_SIDE = 5;
-
-  /** Baseline and candidate runs taken in turn (ABBA): a busy second of this machine falls on both sides. */
-  const measurePair = (
-    baselineUrl: string,
-    candidateUrl: string,
-    settings: Record<string, string> = SHORT,
-    scenario: 'decide-capacity' | 'soak' = 'decide-capacity',
-    repeat = RUNS_PER_SIDE,
-  ) =>
-    interleavedRuns({
-      scenario,
-      baseline: { baseUrl: baselineUrl, apiKey: target.key },
-      candidate: { baseUrl: candidateUrl, apiKey: target.key },
-      settings,
-      repeat,
-      warm: false,
-    });
-
-  beforeAll(async () => {
-    target = await startKeyedServer({ serverOptions: ['--rate-limit', '1000000/1000000'] });
-    // Every side goes through a proxy, so that the proxy's own cost is the same on both.
-    transparent = await startMutatingProxy(target.baseUrl, {});
-    // JIT warm-up takes seconds: warm until two runs in a row agree within 15 %, at most 20.
-    let previous = 0;
-    for (let i = 0; i < 20; i++) {
-      const current = (await warmUp('decide-capacity', settingsFor(transparent.baseUrl, target.key, SHORT))).throughput_rps;
-      if (previous > 0 && Math.abs(current / previous - 1) < 0.15) break;
-      previous = current;
-    }
-  });
-  afterAll(async () => {
-    await transparent?.close();
-    await target?.stop();
-  });
-
-  const against = async (mutation: Mutation) => {
-    const proxy = await startMutatingProxy(target.baseUrl, mutation);
-    try {
-      return await measurePair(transparent.baseUrl, proxy.baseUrl);
-    } finally {
-      await proxy.close();
-    }
-  };
+  const runs = useComparedRuns();
 
   test('the same server compared with itself is not flagged in 10 of 10 interleaved tries, while another process keeps a core busy', {
     timeout: 180_000,
@@ -191,7 +136,7 @@ describe('on real runs', () => {
     const verdicts = [];
     try {
       for (let i = 0; i < 10; i++) {
-        const { baseline, candidate } = await measurePair(transparent.baseUrl, transparent.baseUrl);
+        const { baseline, candidate } = await runs.measurePair(runs.transparent.baseUrl, runs.transparent.baseUrl);
         verdicts.push(compareRuns(baseline, candidate));
       }
     } finally {
@@ -205,56 +150,8 @@ describe('on real runs', () => {
     expect(flagged.map((verdict) => verdict.metrics.filter((metric) => metric.regression))).toEqual([]);
   });
 
-  /**
-   * A server whose decide capacity is `perSecond`: it releases at most one decide answer every
-   * 1/perSecond s, as a worker of that speed would. This machine's raw capacity moves by more than
-   * 20 % between seconds, so the 20 % is built into the server, well below that raw capacity. The
-   * answers are paced on the server's clock, not delayed per request: a delay per request added
-   * the client's and the proxy's own time on top (20 % built in measured -14 % on a busy host, and
-   * the runs were not separated); paced, a closed loop whose own time stays under the period runs
-   * at exactly the capacity.
-   */
-  const capacity = (perSecond: number): Mutation => {
-    const periodMs = 1000 / perSecond;
-    let nextRelease = 0;
-    return {
-      response: async (received, sent) => {
-        if (isOperation(sent, 'POST', '/v1/decide')) {
-          const release = Math.max(performance.now(), nextRelease);
-          nextRelease = release + periodMs;
-          await sleep(release - performance.now());
-        }
-        return received;
-      },
-    };
-  };
-
-  test('a server with 20 % less throughput is flagged, and the same capacity on both sides is not', { timeout: 150_000 }, async () => {
-    // 25 and 20 decisions a second: 40 and 50 ms a decide, far above what the runner, the proxy
-    // and the server take even on a crowded host, so that their own time stays under the period
-    // and the pacing alone sets the rate. At 50 and 40 (20 and 25 ms) a busy second of CI once
-    // pushed a baseline run below a candidate run (the median change was -20 %, but unseparated);
-    // at 100 and 80 the change measured only -13 %.
-    const full = await startMutatingProxy(target.baseUrl, capacity(25));
-    const reduced = await startMutatingProxy(target.baseUrl, capacity(20));
-    // Runs of three seconds, 75 decisions at full capacity: a hiccup of the machine (this host was
-    // seen to lose 20 % of its speed for a few hundred milliseconds) then moves a run's throughput
-    // by a few per cent, not by the 20 % being looked for.
-    const LONGER = { ...SHORT, DURATION: '3' };
-    try {
-      const throttled = await measurePair(full.baseUrl, reduced.baseUrl, LONGER);
-      const verdict = compareRuns(throttled.baseline, throttled.candidate);
-      console.log(`20 % less capacity: throughput change ${Math.round(verdict.metrics[0]!.change * 100)} %`);
-      expect(verdict.metrics.find((metric) => metric.metric === 'throughput_rps')?.regression).toBe(true);
-      const same = await measurePair(full.baseUrl, full.baseUrl, LONGER);
-      expect(compareRuns(same.baseline, same.candidate).regression).toBe(false);
-    } finally {
-      await Promise.all([full.close(), reduced.close()]);
-    }
-  });
-
   test('a server slowed by 300 ms on decide is flagged', { timeout: 60_000 }, async () => {
-    const { baseline, candidate } = await against({
+    const { baseline, candidate } = await runs.against({
       request: async (sent) => {
         if (isOperation(sent, 'POST', '/v1/decide')) await sleep(300);
         return sent;
@@ -265,74 +162,12 @@ describe('on real runs', () => {
     expect(verdict.metrics.find((metric) => metric.metric === 'latency p50_ms')?.regression).toBe(true);
   });
 
-  /**
-   * Open-loop runs of the soak's decide at 120 a second for 3.5 s: 420 requests a run, above the
-   * 368 a p99 verdict needs, and a slow request does not hold up the next ones. The rate stays far
-   * below what the server and this process's proxies handle, so that a busy machine does not
-   * queue requests into a tail of their own (at 300 a second, with the host's load average at 12,
-   * the baseline's p99 reached 600 ms). Three runs a side to find the slow tail, whose separation
-   * is wide; five a side (load compare's default) where an unchanged server must stay quiet: with
-   * three, an unchanged server is separated by chance once in 20 per metric (a self-comparison's
-   * p95 was flagged so, 3.4 -> 5.5 ms), with five once in 252.
-   */
-  const TAIL_RUN = { RATE: '120', DURATION: '3.5' };
-  const TAIL_RUNS_PER_SIDE = 3;
-  const QUIET_RUNS_PER_SIDE = RUNS_PER_SIDE;
-
-  /** A server against itself: p99 judged, and no metric flagged. */
-  const expectQuietWithTail = (runs: { baseline: LoadRun[]; candidate: LoadRun[] }) => {
-    const verdict = compareRuns(runs.baseline, runs.candidate);
-    expect(verdict.tail.judged).toBe(true);
-    expect(verdict.metrics.filter((metric) => metric.regression)).toEqual([]);
-  };
-
-  test('one decide in 30 waiting 400 ms more is flagged by p99, not by p50; the same server against itself is not', { timeout: 150_000 }, async () => {
-    let decides = 0;
-    const slowTail = await startMutatingProxy(target.baseUrl, {
-      request: async (sent) => {
-        if (isOperation(sent, 'POST', '/v1/decide') && ++decides % 30 === 0) await sleep(400);
-        return sent;
-      },
-    });
-    try {
-      const tail = await measurePair(transparent.baseUrl, slowTail.baseUrl, TAIL_RUN, 'soak', TAIL_RUNS_PER_SIDE);
-      const verdict = compareRuns(tail.baseline, tail.candidate);
-      const p99 = verdict.metrics.find((metric) => metric.metric === 'latency p99_ms');
-      console.log(
-        `one slow decide in 30: p99 per run ${tail.baseline.map((run) => run.latency.all?.p99_ms).join(', ')} -> ${tail.candidate.map((run) => run.latency.all?.p99_ms).join(', ')} ms (worse in ${(p99?.worse_share ?? 0) * 100} % of pairs), median 95 % intervals ${JSON.stringify(verdict.tail.baseline_interval_ms)} -> ${JSON.stringify(verdict.tail.candidate_interval_ms)}; fewest requests in a run ${verdict.tail.fewest_requests}; p50 ${verdict.metrics[1]!.baseline_median} -> ${verdict.metrics[1]!.candidate_median} ms`,
-      );
-      expect(verdict.tail.judged).toBe(true);
-      expect(p99?.regression).toBe(true);
-      // The body of the distribution did not move: p50 stays quiet. p95 is not asserted: the slow
-      // decides are 14 of a run's 420 requests, 7 short of p95's rank, and on a busy host a few
-      // requests queued behind them reach it (seen once). Throughput may drop too: a run ends when
-      // its last slow decide does.
-      expect(regressed(verdict, 'latency p50_ms')).toBe(false);
-      expectQuietWithTail(await measurePair(transparent.baseUrl, transparent.baseUrl, TAIL_RUN, 'soak', QUIET_RUNS_PER_SIDE));
-    } finally {
-      await slowTail.close();
-    }
-  });
-
-  test('the alternate profile compared with itself, p99 judged, is not flagged', { timeout: 90_000 }, async () => {
-    const alternate = await startKeyedServer({ serverOptions: ['--rate-limit', '1000000/1000000', '--profile', 'alternate'] });
-    try {
-      await warmUp('soak', settingsFor(alternate.baseUrl, alternate.key, TAIL_RUN));
-      const side = { baseUrl: alternate.baseUrl, apiKey: alternate.key };
-      expectQuietWithTail(
-        await interleavedRuns({ scenario: 'soak', baseline: side, candidate: side, settings: TAIL_RUN, repeat: QUIET_RUNS_PER_SIDE, warm: false }),
-      );
-    } finally {
-      await alternate.stop();
-    }
-  });
-
   test('latency that grows with uptime is flagged', { timeout: 60_000 }, async () => {
-    const growing = await startMutatingProxy(target.baseUrl, growingLatency(50));
+    const growing = await startMutatingProxy(runs.target.baseUrl, growingLatency(50));
     try {
       // Measured after a second of uptime, as a deployed server would be: its decides already wait 50 ms more, then more and more.
-      await warmUp('decide-capacity', settingsFor(growing.baseUrl, target.key, SHORT));
-      const { baseline, candidate } = await measurePair(transparent.baseUrl, growing.baseUrl);
+      await warmUp('decide-capacity', settingsFor(growing.baseUrl, runs.target.key, SHORT));
+      const { baseline, candidate } = await runs.measurePair(runs.transparent.baseUrl, growing.baseUrl);
       const verdict = compareRuns(baseline, candidate);
       console.log(
         `latency growing 50 ms per second of uptime: p50 per run ${baseline.map((run) => run.latency.all?.p50_ms).join(', ')} -> ${candidate.map((run) => run.latency.all?.p50_ms).join(', ')} ms`,

@@ -111,7 +111,9 @@ test.skipIf(!k6)(
   `k6 and the Node runner agree on mixed${k6 ? '' : ` (${NO_K6})`}: the same requests, mix and iterations; throughput within 10 %`,
   { timeout: 60_000 },
   async () => {
-    const settings = { DURATION: '3', RATE: '20' };
+    // 5 s: each side's run ends when its last answer comes, and on a busy machine one slow answer
+    // at the end (a few hundred ms) is within 10 % of 5 s; it was not always within 10 % of 3 s.
+    const settings = { DURATION: '5', RATE: '20' };
     const k6Run = await runWithK6(k6!, 'mixed', settingsFor(target.baseUrl, target.keyA, settings));
     const nodeRun = await runNode('mixed', target.baseUrl, settings);
     expect(nodeRun.iterations).toBe(k6Run.iterations);
@@ -122,7 +124,7 @@ test.skipIf(!k6)(
     );
     expect(Math.abs(nodeRun.throughput_rps / k6Run.throughput_rps - 1)).toBeLessThanOrEqual(THROUGHPUT_TOLERANCE);
     console.log(
-      `mixed at 20/s for 3 s: k6 ${k6Run.requests} requests, ${k6Run.throughput_rps} req/s, p50 ${k6Run.latency.all?.p50_ms} ms, p95 ${k6Run.latency.all?.p95_ms} ms; Node ${nodeRun.requests} requests, ${nodeRun.throughput_rps} req/s, p50 ${nodeRun.latency.all?.p50_ms} ms, p95 ${nodeRun.latency.all?.p95_ms} ms`,
+      `mixed at 20/s for 5 s: k6 ${k6Run.requests} requests, ${k6Run.throughput_rps} req/s, p50 ${k6Run.latency.all?.p50_ms} ms, p95 ${k6Run.latency.all?.p95_ms} ms; Node ${nodeRun.requests} requests, ${nodeRun.throughput_rps} req/s, p50 ${nodeRun.latency.all?.p50_ms} ms, p95 ${nodeRun.latency.all?.p95_ms} ms`,
     );
   },
 );

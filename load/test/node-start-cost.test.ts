@@ -29,7 +29,9 @@ test('a variable that makes every Node start spin for 600 ms costs about that mu
 test('a variable Node ignores costs nothing worth printing', { timeout: 30_000 }, () => {
   process.env.DECISION_KIT_UNUSED = 'x';
   try {
-    const cost = nodeStartCost(['DECISION_KIT_UNUSED'], 3);
+    // Medians of 9 starts in turns: on a machine with more runnable processes than cores, one start
+    // in a few waits a scheduler slice or more, and a median of 3 can pick it.
+    const cost = nodeStartCost(['DECISION_KIT_UNUSED'], 9);
     expect(Math.abs(cost.asIs - cost.without)).toBeLessThan(150);
   } finally {
     delete process.env.DECISION_KIT_UNUSED;

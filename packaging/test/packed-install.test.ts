@@ -277,10 +277,13 @@ describe('the packed kit, installed alone by plain npm install', () => {
     ]);
   });
 
-  it('runs the conformance suite against a server by its base URL, writing reports under the project', async () => {
-    const ran = await kit(['run', '--base-url', server.baseUrl], { DECISION_API_KEY: server.key });
+  it('runs conformance checks against a server by its base URL, writing reports under the project', async () => {
+    // A check of each kind of exchange (key, decide, upload): the whole catalogue runs from this
+    // install against the bundled server below, so a second full run here would prove nothing more.
+    const only = 'AUTH-VALID-KEY,DECIDE-PROBABILITY-RANGE,ASSET-UPLOAD-IMAGE-PNG';
+    const ran = await kit(['run', '--base-url', server.baseUrl, '--only', only], { DECISION_API_KEY: server.key });
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
-    expect(ran.stdout).toMatch(/\d+ passed, 0 failed, \d+ skipped, \d+ observed \(0 MUST failed\)/);
+    expect(ran.stdout).toMatch(/3 passed, 0 failed, 0 skipped, 0 observed \(0 MUST failed\)/);
     const report = JSON.parse(readFileSync(join(newestReport(), 'results.json'), 'utf8')) as { kit: { version: string }; target: { embedded: boolean } };
     expect(report.kit.version).toBe(manifest.version);
     expect(report.target.embedded).toBe(false);

@@ -1,9 +1,11 @@
 // The proof that checks can fail: every check of an area runs against the reference server
 // (and must pass, or be observed), and every MUST check runs against the reference server
 // behind a mutating proxy that breaks exactly what the check is about (and must fail).
+import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../../api/embedded-target.ts';
 import { checks } from '../../registry.ts';
+import { withBurstBarrier } from '../../../harness/testing/burst-barrier.ts';
 import { startMutatingProxy, type Mutation } from '../../../harness/testing/mutating-proxy.ts';
 import { runOneCheck } from './run-check.ts';
 
@@ -39,9 +41,15 @@ export function proveChecks(area: string, brokenServers: BrokenServers): void {
       ).toContain(id);
   });
 
+  /**
+   * A concurrent check sends its bursts through a barrier in front of the server it talks to, so
+   * that they overlap on any machine (burst-barrier.ts); the others run as they are.
+   */
+  const overlapping = <T>(check: { concurrent?: boolean }, server: Server, use: () => Promise<T>) => (check.concurrent ? withBurstBarrier(server, use) : use());
+
   describe.each(areaChecks.map((check) => [check.id, check] as const))('%s', (id, check) => {
     test('passes against the reference server', async () => {
-      const result = await runOneCheck(id, asTarget(target.baseUrl));
+      const result = await overlapping(check, target.server, () => runOneCheck(id, asTarget(target.baseUrl)));
       const expected = check.level === 'OBSERVE' ? 'observed' : 'pass';
       expect(result.status, `${result.message ?? ''}\n${result.notes.join('\n')}`).toBe(expected);
       // A check of requests sent together passes only on a real overlap (the runner skips it otherwise).
@@ -52,7 +60,7 @@ export function proveChecks(area: string, brokenServers: BrokenServers): void {
       test(`fails against a server that ${broken.fault}`, async () => {
         const proxy = await startMutatingProxy(target.baseUrl, broken.mutation(target));
         try {
-          const result = await runOneCheck(id, asTarget(proxy.baseUrl));
+          const result = await overlapping(check, proxy.server, () => runOneCheck(id, asTarget(proxy.baseUrl)));
           expect(result.status, `${result.message ?? ''}\n${result.notes.join('\n')}`).toBe(check.level === 'OBSERVE' ? 'observed' : 'fail');
           if (check.level !== 'OBSERVE') expect(result.message).toBeTruthy();
           // Caught with requests that really overlapped: in flight together, and answered together.
