@@ -1,8 +1,10 @@
 // Loads spec/openapi.yaml once. Everything else in the kit reads the API description from here.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 
 export const specPath = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
 
@@ -12,16 +14,48 @@ const specText = readFileSync(specPath, 'utf8');
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
+/** SHA-256 of spec/openapi.yaml as written, so reports can say which spec they ran against. */
+export const specSha256 = createHash('sha256').update(specText).digest('hex');
+
 /** The parsed OpenAPI document. Treat as read-only: it is shared by every importer. */
-export const openapiDocument = deepFreeze(parse(specText) as JsonObject);
+export const openapiDocument = deepFreeze(parsedSpec(specText, specSha256));
 
 /** The document as served at GET /openapi.json: the JSON form of spec/openapi.yaml. */
 export const openapiJson = JSON.stringify(openapiDocument);
 
-/** SHA-256 of spec/openapi.yaml as written, so reports can say which spec they ran against. */
-export const specSha256 = createHash('sha256').update(specText).digest('hex');
-
 export const specVersion = String((openapiDocument.info as JsonObject).version);
+
+/**
+ * The YAML parsed, through a cache keyed by its SHA-256. Parsing the spec's YAML takes about half
+ * a second, and every process of the kit reads it: each command, each server, each test file (the
+ * kit's own tests start hundreds). The cache holds the parsed document as JSON, which reads in
+ * milliseconds; a changed spec has another hash, so the cache can never serve a stale document.
+ * It lives in a folder of the user's own under the system's temporary folder, and is trusted only
+ * when that folder is the user's; anything wrong with it falls back to parsing.
+ */
+function parsedSpec(text: string, sha256: string): JsonObject {
+  const folder = join(tmpdir(), `decision-conformance-${process.getuid?.() ?? 'user'}`);
+  const cached = join(folder, `openapi-${sha256}.json`);
+  try {
+    if (process.getuid && statSync(folder).uid !== process.getuid()) throw new Error('not our folder');
+    return JSON.parse(readFileSync(cached, 'utf8')) as JsonObject;
+  } catch {
+    // Not cached yet, or not usable: parse below.
+  }
+  // Loaded only here: the YAML parser's own import is a tenth of a second.
+  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  const document = parse(text) as JsonObject;
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // Written whole under another name, then renamed: a reader never sees half a file.
+    const partial = `${cached}.${process.pid}.tmp`;
+    writeFileSync(partial, JSON.stringify(document));
+    renameSync(partial, cached);
+  } catch {
+    // A cache that cannot be written only costs the next process the parse.
+  }
+  return document;
+}
 
 /** Resolves a local JSON pointer such as "#/components/schemas/Error". */
 export function resolvePointer(pointer: string, root: Json = openapiDocument): Json {

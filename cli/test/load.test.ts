@@ -67,8 +67,13 @@ test('compare by URL: measures both sides in turns and decides; one form at a ti
     );
     expect(compared.out).toMatch(/baseline 1\/2[\s\S]*candidate 1\/2[\s\S]*candidate 2\/2[\s\S]*baseline 2\/2/);
     expect(compared.out).toMatch(/2 baseline runs \(node v[\d.]+, nearest-rank\) vs 2 candidate runs/);
-    // Two short runs a side say nothing reliable about noise (compare.test.ts measures that): here, that it decided.
-    expect([0, 1]).toContain(compared.code);
+    // Two short runs a side say nothing reliable about noise (compare.test.ts measures that): here,
+    // that it decided, or refused to because a run fell behind its schedule. 20 iterations a run
+    // leave no slack: on a machine with more work than cores, one iteration started late makes a
+    // run generator-bound, and refusing to judge it is the right answer (generator-health.ts).
+    if (compared.code === 2)
+      expect(compared.err).toMatch(/cannot judge the server: the generator set the pace in \d+ of 4 runs, e\.g\. \w+ run \d \(fell behind its schedule/);
+    else expect([0, 1]).toContain(compared.code);
   } finally {
     await target.stop();
   }
