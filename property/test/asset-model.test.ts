@@ -215,7 +215,9 @@ describe('PROP-ASSET-LIFECYCLE', () => {
     expect(summary.startsWith(`${DEFAULT_SEQUENCES} command sequences of up to ${MAX_COMMANDS} commands by projects A, B, S (seed 1)`)).toBe(true);
     for (const name of ['Upload', 'Get', 'Delete', 'ReferenceInDecide', 'GetUnknown', 'WaitForExpiry']) expect(summary).toMatch(new RegExp(`${name} [1-9]`));
     expect(summary).toMatch(/; [1-9]\d* expiry waits\.$/);
-    expect(seconds).toBeLessThan(45);
+    // A figure, not a bound: how long the default budget takes depends on the machine and on how
+    // busy it is; the check's own time limit is what bounds a run.
+    console.info(`PROP-ASSET-LIFECYCLE, default budget with expiry: ${seconds.toFixed(1)} s`);
   });
 
   test('without a short-lived project it passes and says that expiry was left out', { timeout: 30_000 }, async () => {

@@ -230,14 +230,14 @@ describe('decide properties', () => {
       const silentOnSeventeen: Mutation = {
         answer: (sent) => (isDecide(sent) && Object.keys(requestJson(sent)?.questions ?? {}).length === 17 ? new Promise<never>(() => undefined) : undefined),
       };
-      const started = performance.now();
       const result = await behindProxy(silentOnSeventeen, (baseUrl) => runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11, timeoutMs: 1_000 })));
       expect(result.status).toBe('fail');
       expect(result.message).toMatch(/a complete response within the request timeout; observed no usable response \(timeout\)/);
       expect(result.message).toMatch(/Mutation too-many-questions/);
       expect(result.notes).toContain('Stopped after too-many-questions: the server gave no response.');
+      // One request waited out its timeout, not one per shrink step or mutation left: that, not the
+      // wall time of a machine that may be busy, is what "at once" means here.
       expect(result.exchanges.filter((exchange) => exchange.transportError !== undefined)).toHaveLength(1);
-      expect(performance.now() - started).toBeLessThan(15_000);
     });
 
     test('a mutation can be run alone by name (replay "<mutation>"), and a shrunk case by "<mutation>@<path>"', async () => {
