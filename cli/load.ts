@@ -20,6 +20,7 @@ import { startEmbeddedTarget } from '../api/embedded-target.ts';
 import { requirePart } from '../api/optional-parts.ts';
 import { referenceProfileOf } from '../api/run-options.ts';
 import { parseCapabilities } from './args.ts';
+import { asksForHelp } from './help.ts';
 import { learnFromResults, type ConformanceResults } from './load-from-results.ts';
 import { ALL_CAPABILITIES } from '../harness/check.ts';
 import { FEEDBACK_SHAPES, REFERENCE_FEEDBACK_SHAPE } from '../load/definitions/common.js';
@@ -71,6 +72,11 @@ const runnerLine = (out: Write) => (line: string) => out(`  ${terminalText(line)
 
 export async function loadCommand(argv: string[], env: NodeJS.ProcessEnv, out: Write, err: Write): Promise<number> {
   const [sub, ...rest] = argv;
+  // Every load command's usage is in LOAD_USAGE: `load merge --help`, `load history add -h`...
+  if (asksForHelp(argv)) {
+    out(`${LOAD_USAGE}\n`);
+    return 0;
+  }
   try {
     switch (sub) {
       case 'run':

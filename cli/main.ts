@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { kitRoot, kitScript } from '../harness/kit-files.ts';
 import { MissingPartError, requirePart } from '../api/optional-parts.ts';
 import { terminalText } from '../reports/escape.ts';
+import { asksForHelp } from './help.ts';
 
 const USAGE = `Usage: decision-conformance <command> [options]
 
@@ -15,11 +16,12 @@ Commands:
   load          load and cold-start runs, distributed runs merged, regression comparison and history (load --help)
   serve         start the bundled reference server (options: serve --help)
   mock          start the Prism mock served from the spec (options: mock --help)
-  lint          lint spec/openapi.yaml with Spectral and the kit's ruleset
+  lint          lint spec/openapi.yaml with Spectral and the kit's ruleset (lint --help)
   replay        re-send the requests of an earlier run's results.json and report changed outcomes (replay --help)
   diff          classify the changes between two versions of the spec: breaking, non-breaking, info (diff --help)
 
-Run "decision-conformance run --help" for the options of a run; "decision-conformance --version" (-V) for the kit's
+Every command answers --help (-h) with its usage. Run "decision-conformance run --help" for the options of a run;
+"decision-conformance --version" (-V) for the kit's
 and the spec's versions. The bundled server (run, load and replay without --base-url; serve), the mock and the linter
 need packages installed apart from the kit's: a command that lacks them prints the npm command that installs them.`;
 
@@ -40,8 +42,21 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+const LINT_USAGE = `Usage: decision-conformance lint [options of spectral lint]
+
+Lints the spec the kit ships (spec/openapi.yaml) with Spectral and the kit's ruleset (spec/lint/ruleset.mjs),
+failing on any finding (--fail-severity hint). Other options go to "spectral lint" as they are, e.g.
+--format json --output FILE. Exit status: 0 no finding, 1 findings, 2 the linter is not installed.`;
+
 async function dispatch(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  const [command, ...given] = argv;
+  // Each command's own parser knows --help; -h, and help asked among other arguments, come to it as --help.
+  const help = command !== undefined && command !== 'load' && asksForHelp(given);
+  const rest = help ? ['--help'] : given;
+  if (help && command === 'lint') {
+    process.stdout.write(`${LINT_USAGE}\n`);
+    return 0;
+  }
   switch (command) {
     case 'run':
       return (await import('./run-entry.ts')).runEntry(rest);

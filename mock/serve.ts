@@ -6,7 +6,7 @@ import { startPrismMock, type PrismMock } from './prism.ts';
 
 const DEFAULT_PORT = 4010;
 
-const usage = `Usage: npm run mock -- [--port N] [--host H] [--errors] [--dynamic] [--quiet]
+const usage = `Usage: decision-conformance mock [--port N] [--host H] [--errors] [--dynamic] [--quiet]   (in a clone: npm run mock -- ...)
 
 Serves ${specPath} with the Prism mock server.
 
@@ -15,7 +15,7 @@ Serves ${specPath} with the Prism mock server.
   --errors    answer 500 when a mock response breaks its own schema
   --dynamic   generate bodies from the schemas instead of the named examples
   --quiet     hide Prism's request log
-  --help      show this text
+  --help, -h  show this text
 
 Pick a documented response and named example with: Prefer: code=<status>, example=<name>`;
 
@@ -42,7 +42,7 @@ async function main(): Promise<number> {
       errors: { type: 'boolean', default: false },
       dynamic: { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });

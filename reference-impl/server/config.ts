@@ -84,7 +84,7 @@ function checkProject(project: ProjectKeys): ProjectKeys {
   return project;
 }
 
-export const USAGE = `Usage: npm run serve -- [options]
+export const USAGE = `Usage: decision-conformance serve [options]   (in a clone of the kit: npm run serve -- [options])
 
   --port N                 port to listen on (env PORT; default 8080; 0 picks a free one)
   --host HOST              address to bind (env HOST; default 127.0.0.1)
@@ -97,7 +97,7 @@ export const USAGE = `Usage: npm run serve -- [options]
   --log-level LEVEL        pino level: fatal, error, warn, info, debug (env LOG_LEVEL; default info)
   --profile NAME           reference (default) or alternate: the other choice the seed allows on each open point (env DECISION_PROFILE)
   --choice ID=NAME         make choice NAME on open point ID over the profile's (repeatable), e.g. --choice upload-body-limit=alternate
-  --help                   print this help`;
+  --help, -h               print this help`;
 
 export function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig | 'help' {
   const { values } = parseArgs({
@@ -114,7 +114,7 @@ export function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       'log-level': { type: 'string' },
       profile: { type: 'string' },
       choice: { type: 'string', multiple: true },
-      help: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return 'help';
