@@ -126,9 +126,11 @@ describe('files that cannot be read answer DECODE_FAILED, never content', () => 
   // not against the decode's own time limit.
   test('a clip that waits longer than the decode limit for a busy budget is still decoded', async () => {
     const budget = createDecodeBudget({ budgetBytes: 1 });
-    const patient = createAudioReader({ budget, timeoutMs: 2_000 });
+    // 3.5 s to decode (starting the decoder's worker included, slower on a busy machine), after a
+    // wait of 4.5 s for the budget: the wait alone is over the decode's limit.
+    const patient = createAudioReader({ budget, timeoutMs: 3_500 });
     try {
-      const busy = budget.run(1, Date.now() + 10_000, () => new Promise((resolve) => setTimeout(resolve, 3_000)));
+      const busy = budget.run(1, Date.now() + 10_000, () => new Promise((resolve) => setTimeout(resolve, 4_500)));
       const reading = await patient.read(wavSeconds(1), 'audio/wav');
       expect(featuresOf(reading).durationSeconds).toBeCloseTo(1, 2);
       await busy;

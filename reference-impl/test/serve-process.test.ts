@@ -66,7 +66,8 @@ test('serve prints the base URL and dev keys, and a SIGTERM lets an in-flight up
           port,
           method: 'POST',
           path: '/v1/assets',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png', 'content-length': bytes.length },
+          // Expect: 100-continue: the server's 100 says it has the request in hand, whatever the machine's speed.
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png', 'content-length': bytes.length, expect: '100-continue' },
         },
         (res) => {
           let body = '';
@@ -75,12 +76,16 @@ test('serve prints the base URL and dev keys, and a SIGTERM lets an in-flight up
         },
       );
       req.on('error', reject);
-      // Half the body now, the signal, then the rest: the request is in flight when SIGTERM arrives.
-      req.write(bytes.subarray(0, 200_000));
-      setTimeout(() => {
-        child.kill('SIGTERM');
-        setTimeout(() => req.end(bytes.subarray(200_000)), 300);
-      }, 200);
+      // Once the server has the request in hand: half the body, the signal, then the rest. The
+      // request is in flight when SIGTERM arrives (a fixed 200 ms once stood for "in hand", which a
+      // busy machine need not keep).
+      req.once('continue', () => {
+        req.write(bytes.subarray(0, 200_000), () => {
+          child.kill('SIGTERM');
+          setTimeout(() => req.end(bytes.subarray(200_000)), 300);
+        });
+      });
+      req.flushHeaders();
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     const reply = await response;
