@@ -20,10 +20,10 @@ Commands:
   replay        re-send the requests of an earlier run's results.json and report changed outcomes (replay --help)
   diff          classify the changes between two versions of the spec: breaking, non-breaking, info (diff --help)
 
-Every command answers --help (-h) with its usage. Run "decision-conformance run --help" for the options of a run;
-"decision-conformance --version" (-V) for the kit's
-and the spec's versions. The bundled server (run, load and replay without --base-url; serve), the mock and the linter
-need packages installed apart from the kit's: a command that lacks them prints the npm command that installs them.`;
+Every command answers --help (-h) with its usage: "decision-conformance run --help" gives the options of a run.
+"decision-conformance --version" (-V) prints the kit's and the spec's versions. The bundled server (run, load and
+replay without --base-url; serve), the mock and the linter need packages installed apart from the kit's: a command
+that lacks them prints the npm command that installs them.`;
 
 /** Runs a script of the kit in the foreground, passing signals and the exit status through. */
 function delegate(args: string[]): Promise<number> {

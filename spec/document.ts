@@ -17,11 +17,13 @@ export type JsonObject = { [key: string]: Json };
 /** SHA-256 of spec/openapi.yaml as written, so reports can say which spec they ran against. */
 export const specSha256 = createHash('sha256').update(specText).digest('hex');
 
+const parsed = parsedSpec(specText, specSha256);
+
 /** The parsed OpenAPI document. Treat as read-only: it is shared by every importer. */
-export const openapiDocument = deepFreeze(parsedSpec(specText, specSha256));
+export const openapiDocument = deepFreeze(parsed.document);
 
 /** The document as served at GET /openapi.json: the JSON form of spec/openapi.yaml. */
-export const openapiJson = JSON.stringify(openapiDocument);
+export const openapiJson = parsed.json;
 
 export const specVersion = String((openapiDocument.info as JsonObject).version);
 
@@ -33,28 +35,36 @@ export const specVersion = String((openapiDocument.info as JsonObject).version);
  * It lives in a folder of the user's own under the system's temporary folder, and is trusted only
  * when that folder is the user's; anything wrong with it falls back to parsing.
  */
-function parsedSpec(text: string, sha256: string): JsonObject {
+function parsedSpec(text: string, sha256: string): { document: JsonObject; json: string } {
   const folder = join(tmpdir(), `decision-conformance-${process.getuid?.() ?? 'user'}`);
   const cached = join(folder, `openapi-${sha256}.json`);
+  let ours = true;
   try {
-    if (process.getuid && statSync(folder).uid !== process.getuid()) throw new Error('not our folder');
-    return JSON.parse(readFileSync(cached, 'utf8')) as JsonObject;
+    ours = !process.getuid || statSync(folder).uid === process.getuid();
+    if (ours) {
+      const json = readFileSync(cached, 'utf8');
+      return { document: JSON.parse(json) as JsonObject, json };
+    }
   } catch {
     // Not cached yet, or not usable: parse below.
   }
   // Loaded only here: the YAML parser's own import is a tenth of a second.
   const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const document = parse(text) as JsonObject;
-  try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    // Written whole under another name, then renamed: a reader never sees half a file.
-    const partial = `${cached}.${process.pid}.tmp`;
-    writeFileSync(partial, JSON.stringify(document));
-    renameSync(partial, cached);
-  } catch {
-    // A cache that cannot be written only costs the next process the parse.
+  const json = JSON.stringify(document);
+  // A folder that is not the user's is neither read nor written.
+  if (ours) {
+    try {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      // Written whole under another name, then renamed: a reader never sees half a file.
+      const partial = `${cached}.${process.pid}.tmp`;
+      writeFileSync(partial, json);
+      renameSync(partial, cached);
+    } catch {
+      // A cache that cannot be written only costs the next process the parse.
+    }
   }
-  return document;
+  return { document, json };
 }
 
 /** Resolves a local JSON pointer such as "#/components/schemas/Error". */
