@@ -1,6 +1,7 @@
 // How `npm ci` installs the kit: npm runs the project's own scripts (prepack builds the package) and
 // the dependencies' install scripts, each switched off by its own setting where it would reach
-// outside the npm registry: onnxruntime-node's CUDA download by its switch in .npmrc, Scarf's
+// outside the npm registry: onnxruntime-node's CUDA download by package.json's allowScripts where npm
+// reads it (npm 11) and by its own switch in the environment where npm does not (npm 10), Scarf's
 // analytics by scarfSettings in package.json; package.json's allowScripts lists every one of them.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,12 +45,9 @@ function npmInProject(args: string[]) {
   return run('npm', args, { cwd: ROOT, env: userEnvironment(), timeout: 30_000 });
 }
 
-/** npm's warnings, but the one about onnxruntime-node's switch, which npm does not know and passes on all the same. */
-function otherWarnings(stderr: string): string[] {
-  return stderr
-    .split('\n')
-    .filter((line) => /^npm warn/i.test(line))
-    .filter((line) => !line.startsWith('npm warn Unknown project config "onnxruntime-node-install".'));
+/** npm's warnings: none may come from the project's own files. */
+function npmWarnings(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => /^npm warn/i.test(line));
 }
 
 function settings(text: string): Map<string, string> {
@@ -104,21 +102,21 @@ function doublingModel(): Uint8Array {
 }
 
 describe('npm install settings', () => {
-  it(".npmrc holds exactly one setting: onnxruntime-node's own switch, skip", () => {
-    expect([...settings(npmrc)]).toEqual([['onnxruntime-node-install', 'skip']]);
+  it('.npmrc holds no setting: npm 11 warns about every one it does not know, and the switches live elsewhere', () => {
+    expect([...settings(npmrc)]).toEqual([]);
   });
 
   it("npm runs the project's own scripts: nothing ignores them, and npm pack builds the package through prepack", async () => {
     const { stdout, stderr } = await npmInProject(['config', 'get', 'ignore-scripts']);
     expect(stdout.trim()).toBe('false');
-    expect(otherWarnings(stderr)).toEqual([]);
+    expect(npmWarnings(stderr)).toEqual([]);
     expect(manifest.scripts.prepack).toBe('node packaging/build.mjs');
     expect(manifest.scripts.package).toBe('npm pack');
     // The build's own script, under the name that README.md's commands use.
     expect(manifest.scripts.build).toBe(manifest.scripts.prepack);
   });
 
-  it("onnxruntime-node's CUDA step is skipped by its own switch, as npm hands the setting to its install script", async () => {
+  it("onnxruntime-node's CUDA step never runs: npm 11 skips the script (allowScripts), npm 10's run ends at its own switch", async (context) => {
     // On Linux x64 the install script's default is to fetch the CUDA 12 provider from NuGet.
     const metadata = require('onnxruntime-node/script/install-metadata.js') as {
       requirements: Record<string, string[]>;
@@ -126,13 +124,24 @@ describe('npm install settings', () => {
     };
     expect(metadata.requirements['linux/x64']).toContain('cuda12');
     expect(metadata.feeds.nuget?.index).toMatch(/^https:\/\/api\.nuget\.org\//);
-    // The script decides with parseInstallFlag() from npm_config_onnxruntime_node_install, which npm
-    // sets from .npmrc for every script it runs: false is "skip", the script's first exit.
+    // npm 10 runs the script: its parseInstallFlag() reads ONNXRUNTIME_NODE_INSTALL, and false ("skip") is its first exit.
     const probe = `node -p "require('onnxruntime-node/script/install-utils.js').parseInstallFlag()"`;
-    const { stdout, stderr } = await npmInProject(['exec', '--offline', '-c', probe]);
-    // (npm 11 warns once that it does not know the setting, and passes it on all the same.)
-    expect(stdout.trim()).toBe('false');
-    expect(otherWarnings(stderr)).toEqual([]);
+    const switched = await run('sh', ['-c', probe], { cwd: ROOT, env: userEnvironment({ ONNXRUNTIME_NODE_INSTALL: 'skip' }), timeout: 30_000 });
+    expect(switched.stdout.trim()).toBe('false');
+    const unswitched = await run('sh', ['-c', probe], { cwd: ROOT, env: userEnvironment(), timeout: 30_000 });
+    expect(unswitched.stdout.trim()).toBe('undefined');
+    // npm 11 does not run it at all. Its scripts run in the foreground here, so a script that runs prints
+    // its banner ("> name@version postinstall"): protobufjs's does, the allowed control; onnxruntime-node's must not.
+    const rebuild = (name: string) =>
+      npmInProject(['rebuild', name, '--foreground-scripts', '--offline']).catch((error: { stdout: string; stderr: string }) => error);
+    const listed = await npmInProject(['install-scripts', 'ls', '--json']).catch((error: { stdout: string; stderr: string }) => error);
+    if (/Unknown command/i.test(listed.stdout + listed.stderr))
+      context.skip('this npm has no allowScripts (npm 10): ONNXRUNTIME_NODE_INSTALL=skip, shown above, is the switch');
+    const control = await rebuild('protobufjs');
+    expect(control.stdout + control.stderr).toMatch(/> protobufjs@[^ ]+ postinstall/);
+    const denied = await rebuild('onnxruntime-node');
+    expect(denied.stdout + denied.stderr).not.toMatch(/onnxruntime-node@[^ ]+ postinstall/);
+    expect(npmWarnings(denied.stderr)).toEqual([]);
   });
 
   it('@scarf/scarf finds the analytics opt-out in package.json and sends nothing, without walking the dependency tree', async () => {
@@ -157,7 +166,7 @@ describe('npm install settings', () => {
     expect(unguarded.stderr).toMatch(/NETWORK/);
   });
 
-  it('every dependency with an install script is accounted for, in .npmrc and in package.json allowScripts', () => {
+  it("every dependency with an install script is accounted for, in .npmrc's comment and in package.json allowScripts", () => {
     const lockfile = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
     const withScripts = [
       ...new Set(
