@@ -7,11 +7,11 @@ import { DEFAULT_CONCURRENCY } from '../harness/overlap.ts';
 import { PROFILE_NAMES, type ChoiceOverrides, type ProfileName } from '../reference-impl/server/profile.ts';
 import { openPoint } from '../spec/index.ts';
 
-export const SUITES = ['conformance', 'property'] as const;
+export const SUITES = ['conformance', 'coverage', 'property'] as const;
 export type Suite = (typeof SUITES)[number];
 
 /** The suites run when none are named. */
-export const DEFAULT_SUITES: readonly Suite[] = ['conformance'];
+export const DEFAULT_SUITES: readonly Suite[] = ['conformance', 'coverage'];
 /** Timeout of every request after the warm-up. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** How long the first call may take, for cold starts. */
@@ -32,7 +32,7 @@ export interface RunOptions {
   apiKeyB?: string;
   /** A key of a project whose assets expire quickly, with that lifetime (at most 60 s); both or neither. */
   expiry?: { apiKey?: string; ttlSeconds?: number };
-  /** Suites to run (default: conformance). */
+  /** Suites to run (default: conformance and coverage). */
   suites?: Suite[];
   /** What the target implements (default: everything). */
   capabilities?: Capability[];
@@ -118,7 +118,7 @@ function concurrencyOf(value: number | undefined, written: string | undefined): 
   return concurrency;
 }
 
-/** The suites of the options, known ones and at least one; `fallback` when none are named (default: conformance). */
+/** The suites of the options, known ones and at least one; `fallback` when none are named (default: conformance and coverage). */
 export function suitesOf(options: { suites?: readonly string[] | undefined }, fallback: readonly Suite[] = DEFAULT_SUITES): Suite[] {
   if (options.suites === undefined) return [...fallback];
   for (const suite of options.suites) if (!SUITES.includes(suite as Suite)) throw refuse(`unknown suite "${suite}"; available: ${SUITES.join(', ')}`);

@@ -6,6 +6,7 @@ import type { SharedWork, Target } from '../harness/context.ts';
 import { KEY_VARIABLES, type BodyStore } from '../harness/http.ts';
 import { createRuleLedger } from '../harness/response-rules/ledger.ts';
 import { runChecks } from '../harness/runner.ts';
+import { coverageOf } from '../coverage/tally.ts';
 import { buildRunReport, type ConformanceRunReport } from '../reports/run-report.ts';
 import { writeReports, type WrittenReports } from '../reports/write.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
@@ -68,9 +69,11 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
     const refusal = warmedUp.ok ? await refusedKey(baseUrl, otherKeys, plan.timeoutMs) : undefined;
     const warmup = refusal ? { ...warmedUp, ok: false, message: refusal } : warmedUp;
     const bodies: BodyStore = new Map();
-    const report = (results: CheckResult[]) =>
-      buildRunReport({
+    const report = (results: CheckResult[]) => {
+      const coverage = coverageOf(results);
+      return buildRunReport({
         results,
+        ...(coverage ? { coverage } : {}),
         target: { ...target, embedded: embedded !== undefined },
         seed: plan.seed,
         suites: plan.suites,
@@ -79,6 +82,7 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
         warmup: { durationMs: warmup.durationMs, ok: warmup.ok, ...(warmup.message ? { message: warmup.message } : {}) },
         secrets,
       });
+    };
     const reportDir = typeof plan.reportDir === 'function' ? plan.reportDir(startedAt) : plan.reportDir;
     const written = async (finished: ConformanceRunReport) =>
       reportDir === undefined ? {} : { reportDir, reportPaths: await writeReports(finished, reportDir, bodies) };

@@ -2,6 +2,7 @@
 // Modelled on Schemathesis's checks and oasdiff's rule registry: a stable id, a level, a
 // title, and a body that says what it expected and what it got.
 import type { Capability, CheckContext, Observation } from './context.ts';
+import type { CoverageRecord } from './coverage.ts';
 import type { Exchange } from './http.ts';
 import type { Overlap } from './overlap.ts';
 
@@ -30,6 +31,8 @@ export interface CheckMeta {
   requires?: CheckRequirements;
   /** For OBSERVE checks: the spec's open point whose reference choice the observation is shown beside. */
   openPoint?: string;
+  /** For OBSERVE checks that look at several open points at once (the coverage phase's): all of them. */
+  openPoints?: string[];
   /**
    * For MUST and SHOULD checks inside an open point: the open points whose seed-stated bounds
    * (x-seed-bounds) the check enforces. Such a check judges only what the seed states, never a
@@ -60,6 +63,8 @@ export interface CheckResult extends CheckMeta {
   exchanges: Exchange[];
   /** For concurrent checks: the overlap measured from the exchanges (overlap.ts). */
   overlap?: Overlap;
+  /** For a check of the coverage phase: the cases it sent, by the keyword or HTTP dimension each exercises. */
+  coverage?: CoverageRecord[];
   /** For a response rule's result (response-rules/): how many exchanges it judged and broke, and who sent those. */
   rule?: { judged: number; breached: number; breachedBy: Record<string, number> };
 }

@@ -1,5 +1,6 @@
 // What a check gets: the target, HTTP with each key, and ways to fail, skip and observe. The check
 // model (check.ts) builds on this module and re-exports what is declared here; nothing here imports it.
+import type { CoverageRecord } from './coverage.ts';
 import type { Http, Reply, SentRequest } from './http.ts';
 import { DEFAULT_CONCURRENCY } from './overlap.ts';
 
@@ -89,6 +90,8 @@ export interface CheckContext {
   observe(observation: Observation): void;
   /** Adds a line of context to the result. */
   note(text: string): void;
+  /** Counts cases of the coverage phase against the keywords and HTTP dimensions they exercise (the run's `coverage`). */
+  cover(records: readonly CoverageRecord[]): void;
   /** Tells the person running the kit what a check is waiting for (a long wait, e.g. for assets to expire). */
   announce(text: string): void;
   /**
@@ -128,6 +131,7 @@ export interface ContextParts {
   keyB?: string;
   observe(observation: Observation): void;
   note(text: string): void;
+  cover?(records: readonly CoverageRecord[]): void;
   announce?(text: string): void;
   /** Shared across the checks of a run; a fresh one makes a check share nothing. */
   sharedWork?: SharedWork;
@@ -145,6 +149,7 @@ export function createCheckContext({
   keyB,
   observe,
   note,
+  cover,
   announce,
   sharedWork = new Map(),
   signal = new AbortController().signal,
@@ -174,6 +179,7 @@ export function createCheckContext({
     },
     observe,
     note,
+    cover: (records) => cover?.(records),
     announce: (text) => announce?.(text),
     shared<T>(name: string, make: () => Promise<T>): Promise<T> {
       if (!sharedWork.has(name)) sharedWork.set(name, make());

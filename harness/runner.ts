@@ -2,6 +2,7 @@
 import { openPoint } from '../spec/index.ts';
 import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Observation } from './check.ts';
 import { createCheckContext, type SharedWork, type Target } from './context.ts';
+import type { CoverageRecord } from './coverage.ts';
 import { createHttp, KEY_VARIABLES, TransportError, type BodyStore, type Exchange, type KeyVariable } from './http.ts';
 import { DEFAULT_CONCURRENCY, describeOverlap, overlapAchieved, overlapOf, type Overlap } from './overlap.ts';
 import { redactDeep, redactText } from './redaction.ts';
@@ -57,6 +58,7 @@ export function unmetRequirement(check: Check, target: Target): string | undefin
 export async function runCheck(check: Check, options: RunOptions): Promise<CheckResult> {
   const exchanges: Exchange[] = [];
   const notes: string[] = [];
+  const coverage: CoverageRecord[] = [];
   let observation: Observation | undefined;
   const { run: _run, ...meta } = check;
   const started = performance.now();
@@ -72,6 +74,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
         exchanges,
         durationMs: performance.now() - started,
         ...(observation ? { observation } : {}),
+        ...(coverage.length > 0 ? { coverage } : {}),
         ...result,
       },
       secrets,
@@ -120,6 +123,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
       observation = { ...(reference ? { reference } : {}), ...seen };
     },
     note: (text) => notes.push(text),
+    cover: (records) => coverage.push(...records),
     announce: (text) => options.onAnnounce?.(check, redactText(text, secrets)),
     ...(options.sharedWork ? { sharedWork: options.sharedWork } : {}),
     signal: stop.signal,

@@ -12,6 +12,7 @@ import { judgedExchange } from '../harness/response-rules/exchange.ts';
 import { createRuleLedger } from '../harness/response-rules/ledger.ts';
 import type { CheckResult } from '../harness/check.ts';
 import { checks as conformanceChecks } from '../conformance/registry.ts';
+import { checks as coverageChecks } from '../coverage/checks.ts';
 import { propertyChecks } from '../property/registry.ts';
 import { deref, documentedResponse, isObject } from '../spec/index.ts';
 import { IdentifierMap } from './identifiers.ts';
@@ -94,12 +95,19 @@ function documentedOpenPoint(exchange: RecordedExchange): { response?: string } 
 }
 
 /** The checks of the kit, for the open points each one is about (results.json records only an OBSERVE check's). */
-const KIT_CHECKS = [...conformanceChecks, ...propertyChecks];
+const KIT_CHECKS = [...conformanceChecks, ...coverageChecks, ...propertyChecks];
 
 /** The open points the exchange's check is about: its own (OBSERVE), or those whose seed bounds it enforces. */
 function checkOpenPoints(exchange: RecordedExchange): string[] {
   const check = KIT_CHECKS.find(({ id }) => id === exchange.checkId);
-  return [...new Set([...(exchange.openPoint ? [exchange.openPoint] : []), ...(check?.openPoint ? [check.openPoint] : []), ...(check?.bounds ?? [])])];
+  return [
+    ...new Set([
+      ...(exchange.openPoint ? [exchange.openPoint] : []),
+      ...(check?.openPoint ? [check.openPoint] : []),
+      ...(check?.openPoints ?? []),
+      ...(check?.bounds ?? []),
+    ]),
+  ];
 }
 
 /** One exchange ready to send, or why it is not sent. */

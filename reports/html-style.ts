@@ -122,6 +122,13 @@ button.copy:hover { background: #424a53; }
 .latency-chart .value { font-size: 10.5px; fill: var(--fg); font-variant-numeric: tabular-nums; }
 .latency-chart .operation-id { font-size: 13px; font-weight: 600; fill: var(--fg); font-family: var(--mono); }
 
+/* Coverage: what the run never tried, and what the server answered that the spec does not document, in red; the words say it too. */
+.coverage-operation { margin-top: 18px; }
+.coverage-operation h4 { margin-top: 12px; }
+.coverage-documented { margin: 0 0 6px; }
+tr.untried td, tr.undocumented td { background: var(--fail-bg); }
+.untried-mark, .undocumented-mark { color: var(--fail); font-weight: 700; }
+
 details > summary { cursor: pointer; font-weight: 600; }
 details[open] > summary { margin-bottom: 10px; }
 footer.wrap { color: var(--muted); font-size: 12px; padding-top: 14px; padding-bottom: 32px; }

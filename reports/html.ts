@@ -2,6 +2,7 @@
 // by hash, an inline SVG chart; nothing is fetched, so it opens the same offline, from a CI
 // artifact or an e-mail. Every string from the run goes through html(). Each kind of run has its
 // own page: a conformance run's here, a load or cold-start run's in load-html.ts.
+import { coverageSection } from './coverage-html.ts';
 import { exchangeHeadline, shownEvidence } from './evidence.ts';
 import { html } from './escape.ts';
 import { formatDuration, formatMs, overlapText, plural, verdictHeadline } from './format.ts';
@@ -73,6 +74,7 @@ function conformanceHtml(report: ConformanceRunReport): string {
       ['failures', `Failures (${failures.length})`],
       ['open-points', `Open points (${observations.length})`],
       ['skipped', `Skipped (${skipped.length})`],
+      ...(report.coverage ? [['coverage', 'Coverage'] as [string, string]] : []),
       ['latency', 'Latency'],
       ['all-checks', `All checks (${report.checks.length})`],
     ],
@@ -82,6 +84,7 @@ ${overlapSection(report)}
 ${failuresSection(failures)}
 ${openPointsSection(report, observations)}
 ${skippedSection(skipped)}
+${coverageSection(report.coverage)}
 ${latencySection(report)}
 ${allChecksSection(report.checks)}`,
   });

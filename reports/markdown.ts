@@ -2,7 +2,7 @@
 // widgets): the outcome, the counts, and the failing MUST checks in one line each. It stays
 // under 60 lines whatever the run, and points to report.html for the rest.
 import { markdownCode, markdownInline } from './escape.ts';
-import { firstLine, formatDuration, overlapText, shortSha, verdictHeadline } from './format.ts';
+import { coverageText, firstLine, formatDuration, overlapText, shortSha, verdictHeadline } from './format.ts';
 import type { ColdStartRunReport, LoadRunReport } from './load-report.ts';
 import { coldStartHeadline, coldStartMarkdown, loadHeadline, loadMarkdown, loadVerdict } from './load-section.ts';
 import { verdictOf, type CheckReport, type ConformanceRunReport, type RunBasics, type RunReport, type Verdict } from './run-report.ts';
@@ -52,6 +52,7 @@ function conformanceMarkdown(report: ConformanceRunReport): string {
     `| **Total** | **${summary.total}** |`,
     ...ruleLines(report),
     ...overlapLines(report),
+    ...coverageLines(report),
     ...failureList(
       'Failing MUST checks',
       report.checks.filter((check) => check.status === 'fail' && check.level === 'MUST'),
@@ -126,6 +127,12 @@ function overlapLines(report: ConformanceRunReport): string[] {
   const areas = Object.entries(report.overlap_by_area ?? {});
   if (areas.length === 0) return [];
   return ['', ...areas.map(([area, overlap]) => `Overlap in ${markdownCode(area)}: ${markdownInline(overlapText(overlap))}.`)];
+}
+
+/** One line on what the coverage phase tried, when it ran; report.html has it per operation. */
+function coverageLines(report: ConformanceRunReport): string[] {
+  if (!report.coverage) return [];
+  return ['', `Coverage: ${markdownInline(coverageText(report.coverage))}.`];
 }
 
 function failureList(heading: string, failures: CheckReport[], limit: number): string[] {

@@ -3,6 +3,7 @@
 // what CI reads in junit.xml can never disagree.
 import type { CheckResult, CheckStatus, Level } from '../harness/check.ts';
 import type { Target } from '../harness/context.ts';
+import type { CoverageReport } from '../harness/coverage.ts';
 import type { Exchange } from '../harness/http.ts';
 import type { KeyVariantName, ProjectName } from '../harness/key-variants.ts';
 import { combinedOverlap, overlapAchieved, type Overlap } from '../harness/overlap.ts';
@@ -36,6 +37,8 @@ export interface ConformanceRunReport extends RunBasics {
   latency: Record<string, LatencyStats>;
   /** Area -> the largest overlap its concurrent checks achieved; absent when none ran. */
   overlap_by_area?: Record<string, OverlapReport>;
+  /** What the coverage phase tried of the request space the spec defines; absent when it did not run. */
+  coverage?: CoverageReport;
 }
 
 export interface RunSummary {
@@ -113,6 +116,8 @@ export interface RunFacts {
   warmup: { durationMs: number; ok: boolean; message?: string };
   /** Every key the run used. None of them appears anywhere in the report, whoever wrote it where. */
   secrets: readonly string[];
+  /** What the coverage phase recorded, when it ran. */
+  coverage?: CoverageReport;
 }
 
 export function buildRunReport(facts: RunFacts): ConformanceRunReport {
@@ -138,6 +143,7 @@ export function buildRunReport(facts: RunFacts): ConformanceRunReport {
     open_points: openPointsCitedBy(checks),
     latency: latencyByOperation(checks.flatMap((check) => check.evidence)),
     ...overlapByArea(facts.results),
+    ...(facts.coverage ? { coverage: coverageReport(facts.coverage) } : {}),
   };
   return redactDeep(report, facts.secrets);
 }
@@ -210,6 +216,30 @@ function overlapByArea(results: readonly CheckResult[]): Pick<ConformanceRunRepo
   for (const result of results) if (result.overlap) byArea.set(result.area, [...(byArea.get(result.area) ?? []), result.overlap]);
   if (byArea.size === 0) return {};
   return { overlap_by_area: Object.fromEntries([...byArea].map(([area, overlaps]) => [area, overlapReport(combinedOverlap(overlaps)!)])) };
+}
+
+/**
+ * A copy of the coverage with the fields the schema lists and nothing else: results.json is
+ * checked against a strict schema, and the report must not share arrays with the runner's state.
+ */
+function coverageReport(coverage: CoverageReport): CoverageReport {
+  return {
+    keywords: coverage.keywords.map(({ operation, location, pointer, keyword, positive, negative }) => ({
+      operation,
+      location,
+      pointer,
+      keyword,
+      positive,
+      negative,
+    })),
+    dimensions: coverage.dimensions.map(({ operation, dimension, count, values }) => ({ operation, dimension, count, values: [...values] })),
+    responses: coverage.responses.map(({ operation, documented_statuses, observed }) => ({
+      operation,
+      documented_statuses: [...documented_statuses],
+      observed: observed.map(({ status, code, count }) => ({ status, ...(code !== undefined ? { code } : {}), count })),
+    })),
+    untestable: coverage.untestable.map(({ operation, what, reason }) => ({ operation, what, reason })),
+  };
 }
 
 function evidenceReport(exchange: Exchange): EvidenceReport {

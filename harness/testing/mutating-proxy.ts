@@ -10,6 +10,8 @@ export interface ProxiedRequest {
   path: string;
   headers: Record<string, string>;
   body: Buffer;
+  /** Whether the body came in chunked transfer coding (the framing header itself is hop-by-hop, so not among `headers`). */
+  chunked?: boolean;
 }
 
 export interface ProxiedResponse {
@@ -72,6 +74,7 @@ export async function startMutatingProxy(upstream: string, mutation: Mutation): 
             .map(([name, value]) => [name, String(value)]),
         ),
         body: await readBody(incoming),
+        ...(/chunked/i.test(incoming.headers['transfer-encoding'] ?? '') ? { chunked: true } : {}),
       };
       if (mutation.request) sent = await mutation.request(sent);
       let received = mutation.answer ? await mutation.answer(sent) : undefined;

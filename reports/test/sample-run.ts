@@ -1,6 +1,7 @@
 // A realistic run, hand-made: the checks a run against a half-conforming server would produce,
 // with hostile strings and keys planted where a careless check or server could put them.
 import type { CheckResult } from '../../harness/check.ts';
+import type { CoverageReport } from '../../harness/coverage.ts';
 import type { Exchange } from '../../harness/http.ts';
 import { buildRunReport, type ConformanceRunReport } from '../run-report.ts';
 
@@ -301,7 +302,56 @@ export function sampleResults(): CheckResult[] {
 export const STARTED_AT = new Date('2025-11-22T11:04:05.123Z');
 export const FINISHED_AT = new Date('2025-11-22T11:07:12.456Z');
 
-export function sampleRunReport(results: CheckResult[] = sampleResults()): ConformanceRunReport {
+/**
+ * What a coverage phase could record against that server: a keyword broken by no case (untried),
+ * one excused as untestable, a status the spec does not document answered with a hostile error
+ * code, and a key a careless phase wrote into a reason. Figures: 6 keywords of 3 operations, 4
+ * with a negative case, 1 untestable, 1 untried; 3 HTTP dimensions; 12 + 4 = 16 cases.
+ */
+export function sampleCoverage(): CoverageReport {
+  return {
+    keywords: [
+      { operation: 'decide', location: 'body', pointer: '/context', keyword: 'type', positive: 2, negative: 1 },
+      { operation: 'decide', location: 'body', pointer: '/context', keyword: 'minLength', positive: 1, negative: 1 },
+      { operation: 'decide', location: 'body', pointer: '/context<ContentParts>/*<TextPart>/text', keyword: 'maxLength', positive: 1, negative: 0 },
+      { operation: 'decide', location: 'body', pointer: '/request_id', keyword: 'pattern', positive: 1, negative: 0 },
+      { operation: 'uploadAsset', location: 'header', pointer: 'content-type', keyword: 'enum', positive: 1, negative: 2 },
+      { operation: 'getAsset', location: 'path', pointer: 'asset_id', keyword: 'pattern', positive: 1, negative: 1 },
+    ],
+    dimensions: [
+      { operation: 'decide', dimension: 'accept', count: 2, values: ['text/html', 'application/xml'] },
+      { operation: 'decide', dimension: 'framing', count: 1, values: ['chunked, 262145 bytes'] },
+      { operation: 'uploadAsset', dimension: 'upload-size', count: 1, values: ['20971521 bytes'] },
+    ],
+    responses: [
+      {
+        operation: 'decide',
+        documented_statuses: [200, 400, 401, 413, 415, 422, 429, 500],
+        observed: [
+          { status: 200, count: 5 },
+          { status: 400, code: 'INVALID_REQUEST', count: 6 },
+          { status: 406, count: 2 },
+          { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', count: 1 },
+        ],
+      },
+      {
+        operation: 'uploadAsset',
+        documented_statuses: [201, 400, 401, 413, 415],
+        observed: [
+          { status: 201, count: 1 },
+          { status: 500, code: `${HOSTILE}${CONTROLS}`, count: 1 },
+        ],
+      },
+    ],
+    untestable: [
+      { operation: 'decide', what: '/request_id pattern', reason: 'every string the generator can build matches ^[ -~]{1,64}$' },
+      { operation: 'uploadAsset', what: 'upload-size 5 GiB', reason: `too large to send in a run; the key ${KEY_A} would be sent 40 times` },
+    ],
+  };
+}
+
+/** The sample run, with the sample coverage unless `coverage` says otherwise (null: a run without the coverage phase). */
+export function sampleRunReport(results: CheckResult[] = sampleResults(), coverage: CoverageReport | null = sampleCoverage()): ConformanceRunReport {
   return buildRunReport({
     results,
     target: { baseUrl: BASE, embedded: true, capabilities: new Set(['multimodal', 'noul', 'score', 'multi'] as const), hasSecondKey: false },
@@ -311,5 +361,6 @@ export function sampleRunReport(results: CheckResult[] = sampleResults()): Confo
     finishedAt: FINISHED_AT,
     warmup: { durationMs: 1834.6, ok: true, message: `GET /health answered 200 after one retry; key ${KEY_A} accepted` },
     secrets: SECRETS,
+    ...(coverage !== null ? { coverage } : {}),
   });
 }

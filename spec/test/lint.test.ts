@@ -185,6 +185,20 @@ const mutations: Mutation[] = [
     },
   },
   {
+    rule: 'decision-open-point-known',
+    mutation: "the asset id parameter's invalid values name an unknown open point",
+    breakSpec: (spec) => {
+      spec.components.parameters.AssetIdPath['x-invalid-value'].open_point = 'asset-id-shape';
+    },
+  },
+  {
+    rule: 'decision-open-point-known',
+    mutation: "the request id parameter's invalid values say neither never nor allowed",
+    breakSpec: (spec) => {
+      spec.components.parameters.RequestIdHeader['x-invalid-value'].success = 'sometimes';
+    },
+  },
+  {
     rule: 'decision-open-point-complete',
     mutation: 'open point availability loses its reference summary',
     breakSpec: (spec) => {

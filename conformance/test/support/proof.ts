@@ -8,6 +8,7 @@ import { checks } from '../../registry.ts';
 import { withBurstBarrier } from '../../../harness/testing/burst-barrier.ts';
 import { startMutatingProxy, type Mutation } from '../../../harness/testing/mutating-proxy.ts';
 import { runOneCheck } from './run-check.ts';
+import type { Check } from '../../../harness/check.ts';
 
 export interface BrokenServer {
   /** What is wrong with the server, in a few words. */
@@ -18,8 +19,9 @@ export interface BrokenServer {
 /** Check id -> the broken servers that must make it fail (at least one per MUST check). */
 export type BrokenServers = Record<string, BrokenServer[]>;
 
-export function proveChecks(area: string, brokenServers: BrokenServers): void {
-  const areaChecks = checks.filter((check) => check.area === area);
+/** Proves the checks of an area (of the conformance catalogue, or of `catalogue`) against the reference server and each broken server. */
+export function proveChecks(area: string, brokenServers: BrokenServers, catalogue: readonly Check[] = checks, timeoutMs?: number): void {
+  const areaChecks = catalogue.filter((check) => check.area === area);
   let target: EmbeddedTarget;
 
   beforeAll(async () => {
@@ -49,7 +51,7 @@ export function proveChecks(area: string, brokenServers: BrokenServers): void {
 
   describe.each(areaChecks.map((check) => [check.id, check] as const))('%s', (id, check) => {
     test('passes against the reference server', async () => {
-      const result = await overlapping(check, target.server, () => runOneCheck(id, asTarget(target.baseUrl)));
+      const result = await overlapping(check, target.server, () => runOneCheck(check, asTarget(target.baseUrl), timeoutMs));
       const expected = check.level === 'OBSERVE' ? 'observed' : 'pass';
       expect(result.status, `${result.message ?? ''}\n${result.notes.join('\n')}`).toBe(expected);
       // A check of requests sent together passes only on a real overlap (the runner skips it otherwise).
@@ -60,7 +62,7 @@ export function proveChecks(area: string, brokenServers: BrokenServers): void {
       test(`fails against a server that ${broken.fault}`, async () => {
         const proxy = await startMutatingProxy(target.baseUrl, broken.mutation(target));
         try {
-          const result = await overlapping(check, proxy.server, () => runOneCheck(id, asTarget(proxy.baseUrl)));
+          const result = await overlapping(check, proxy.server, () => runOneCheck(check, asTarget(proxy.baseUrl), timeoutMs));
           expect(result.status, `${result.message ?? ''}\n${result.notes.join('\n')}`).toBe(check.level === 'OBSERVE' ? 'observed' : 'fail');
           if (check.level !== 'OBSERVE') expect(result.message).toBeTruthy();
           // Caught with requests that really overlapped: in flight together, and answered together.

@@ -1,5 +1,5 @@
 // Runs one check of the catalogue against a base URL, as the CLI would.
-import type { Capability, CheckResult } from '../../../harness/check.ts';
+import type { Capability, Check, CheckResult } from '../../../harness/check.ts';
 import { ALL_CAPABILITIES } from '../../../harness/check.ts';
 import { checkById } from '../../registry.ts';
 import { runCheck } from '../../../harness/runner.ts';
@@ -13,8 +13,9 @@ export interface CheckTarget {
   capabilities?: Capability[];
 }
 
-export async function runOneCheck(id: string, target: CheckTarget, timeoutMs = 10_000): Promise<CheckResult> {
-  return runCheck(checkById(id), {
+/** Runs a check of the conformance catalogue by id, or any check given as it is (another suite's). */
+export async function runOneCheck(check: string | Check, target: CheckTarget, timeoutMs = 10_000): Promise<CheckResult> {
+  return runCheck(typeof check === 'string' ? checkById(check) : check, {
     target: {
       baseUrl: target.baseUrl,
       capabilities: new Set(target.capabilities ?? ALL_CAPABILITIES),
