@@ -576,6 +576,7 @@ export const assetChecks: Check[] = area('assets', [
     seedSections: ['2.5', '3', '7'],
     title: 'A decision referencing an asset after its expires_at answers 410 ASSET_EXPIRED',
     requires: ASSETS_IN_DECISIONS,
+    waitsOnClock: true,
     async run(t) {
       const assetId = await expiredAsset(t);
       expectError(await decideReferencing(t.expiring!.client, assetId, 'image'), 410, 'ASSET_EXPIRED', 'decide');
@@ -588,6 +589,7 @@ export const assetChecks: Check[] = area('assets', [
     title: "What GET /v1/assets/{asset_id} answers after the asset's expires_at",
     requires: ASSETS,
     openPoint: 'asset-read-after-expiry',
+    waitsOnClock: true,
     async run(t) {
       const assetId = await expiredAsset(t);
       const reply = await t.expiring!.client.getAsset(assetId);

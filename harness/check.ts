@@ -45,6 +45,12 @@ export interface CheckMeta {
    * when answers came together (see runner.ts).
    */
   concurrent?: boolean;
+  /**
+   * Spends most of its time waiting on the server's clock (assets expiring): the runner starts it
+   * with the run, in the background, so that the wait overlaps the other checks; it is still
+   * reported at its place in the catalogue.
+   */
+  waitsOnClock?: boolean;
 }
 
 export interface Check extends CheckMeta {
