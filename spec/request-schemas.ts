@@ -50,6 +50,17 @@ export const CONSTRAINT_KEYWORDS = [
   'exclusiveMaximum',
   'multipleOf',
   'uniqueItems',
+  // Not in the spec today: listed so that a spec that gains one shows it untried until the coverage phase tries it.
+  'propertyNames',
+  'patternProperties',
+  'dependentRequired',
+  'dependentSchemas',
+  'prefixItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'not',
+  'if',
 ] as const;
 export type ConstraintKeyword = (typeof CONSTRAINT_KEYWORDS)[number];
 

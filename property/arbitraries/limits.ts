@@ -41,11 +41,6 @@ export const decideLimits = {
   bodyBytes: requestBodyLimitBytes,
 } as const;
 
-/** The properties a component schema declares, e.g. propertyNames('TextPart') → type, id, text. */
-export function propertyNames(name: string): string[] {
-  return Object.keys((schema(name).properties as JsonObject | undefined) ?? {});
-}
-
 /** The discriminator tag → component schema name of a oneOf schema such as Question or ContentPart. */
 export function discriminatorMapping(name: string): Record<string, string> {
   const mapping = ((schema(name).discriminator as JsonObject | undefined)?.mapping ?? {}) as Record<string, string>;

@@ -49,18 +49,20 @@ const probabilitiesCutAfterEight: Mutation = {
       : received,
 };
 
-/** (c) The 17th question is dropped before the server reads the request, so 17 questions are accepted. */
-const seventeenthQuestionDropped: Mutation = {
+/** (c) The fifth image part is dropped before the server reads the request, so five images are accepted. */
+const fifthImageDropped: Mutation = {
   request: (sent) =>
     isDecide(sent)
       ? rewriteJsonRequest(sent, (body) => {
-          const ids =
-            body && typeof body.questions === 'object' && body.questions !== null && !Array.isArray(body.questions) ? Object.keys(body.questions) : [];
-          if (ids.length === 17) delete body.questions[ids.at(-1)!];
+          const parts: unknown[] = Array.isArray(body?.context) ? body.context : [];
+          const images = parts.filter((part) => (part as { type?: unknown })?.type === 'image');
+          if (images.length === 5) body.context = parts.filter((part) => part !== images[4]);
           return body;
         })
       : sent,
 };
+
+const imageParts = (body: any) => (Array.isArray(body.context) ? body.context.filter((part: { type?: unknown }) => part.type === 'image') : []);
 
 /**
  * Undoes the reference server's known order dependence (equal probabilities rounded in favour of
@@ -202,15 +204,15 @@ describe('decide properties', () => {
       expect(Object.keys(questions[0].options)).toHaveLength(9);
     });
 
-    test('(c) 17 questions accepted: PROP-DECIDE-INVALID shrinks to the too-many-questions mutation of a minimal request', async () => {
-      const result = await behindProxy(seventeenthQuestionDropped, (baseUrl) => runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11 })));
+    test('(c) 5 images accepted: PROP-DECIDE-INVALID shrinks to the too-many-image-parts mutation of a minimal request', async () => {
+      const result = await behindProxy(fifthImageDropped, (baseUrl) => runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11 })));
       expect(result.status).toBe('fail');
-      expect(result.message).toMatch(/status 400 with INVALID_REQUEST for too-many-questions .*; observed status 200/s);
+      expect(result.message).toMatch(/for too-many-image-parts .*; observed status 200/s);
       const [body] = lastDecideBodies(result);
-      const ids = Object.keys(body.questions);
-      expect(ids).toHaveLength(17);
-      expect(ids.filter((id) => id.startsWith('extra_'))).toHaveLength(16);
-      expect(typeof body.context === 'string' && body.context.length).toBe(1);
+      // Shrunk: the five images beside the one-character text the minimal context becomes, one question.
+      expect(imageParts(body)).toHaveLength(5);
+      expect(body.context).toEqual([{ type: 'text', text: 'a' }, ...imageParts(body)]);
+      expect(Object.keys(body.questions)).toHaveLength(1);
     });
 
     test('(d) option order changing probabilities fails the SHOULD check, shrunk to one question with two options', async () => {
@@ -226,32 +228,34 @@ describe('decide properties', () => {
       expect(Object.keys((Object.values(reordered.questions)[0] as any).options)).toEqual(Object.keys(questions[0].options).reverse());
     });
 
-    test('(e) a server that never answers 17 questions fails PROP-DECIDE-INVALID at once: no wait per shrink step or mutation left', async () => {
-      const silentOnSeventeen: Mutation = {
-        answer: (sent) => (isDecide(sent) && Object.keys(requestJson(sent)?.questions ?? {}).length === 17 ? new Promise<never>(() => undefined) : undefined),
+    test('(e) a server that never answers 5 images fails PROP-DECIDE-INVALID at once: no wait per shrink step or mutation left', async () => {
+      const silentOnFiveImages: Mutation = {
+        answer: (sent) => (isDecide(sent) && imageParts(requestJson(sent) ?? {}).length === 5 ? new Promise<never>(() => undefined) : undefined),
       };
-      const result = await behindProxy(silentOnSeventeen, (baseUrl) => runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11, timeoutMs: 1_000 })));
+      const result = await behindProxy(silentOnFiveImages, (baseUrl) => runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11, timeoutMs: 1_000 })));
       expect(result.status).toBe('fail');
       expect(result.message).toMatch(/a complete response within the request timeout; observed no usable response \(timeout\)/);
-      expect(result.message).toMatch(/Mutation too-many-questions/);
-      expect(result.notes).toContain('Stopped after too-many-questions: the server gave no response.');
+      expect(result.message).toMatch(/Mutation too-many-image-parts/);
+      expect(result.notes).toContain('Stopped after too-many-image-parts: the server gave no response.');
       // One request waited out its timeout, not one per shrink step or mutation left: that, not the
       // wall time of a machine that may be busy, is what "at once" means here.
       expect(result.exchanges.filter((exchange) => exchange.transportError !== undefined)).toHaveLength(1);
     });
 
     test('a mutation can be run alone by name (replay "<mutation>"), and a shrunk case by "<mutation>@<path>"', async () => {
-      const alone = await behindProxy(seventeenthQuestionDropped, (baseUrl) =>
-        runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11, replay: { 'PROP-DECIDE-INVALID': 'too-many-questions' } })),
+      const alone = await behindProxy(fifthImageDropped, (baseUrl) =>
+        runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11, replay: { 'PROP-DECIDE-INVALID': 'too-many-image-parts' } })),
       );
       expect(alone.status).toBe('fail');
       expect(alone.notes.some((note) => note.startsWith('1 mutations,'))).toBe(true);
       const replay = /replay value "([^"]+)"/.exec(alone.message ?? '')?.[1];
-      expect(replay).toMatch(/^too-many-questions@[\d:]+$/);
-      const replayed = await behindProxy(seventeenthQuestionDropped, (baseUrl) =>
+      expect(replay).toMatch(/^too-many-image-parts@[\d:]+$/);
+      const replayed = await behindProxy(fifthImageDropped, (baseUrl) =>
         runPropertyCheck('PROP-DECIDE-INVALID', on(baseUrl, { seed: 11, replay: { 'PROP-DECIDE-INVALID': replay! } })),
       );
-      expect(lastDecideText(replayed)).toBe(lastDecideText(alone));
+      // The same case, on the assets each run uploaded for itself.
+      const withoutAssetIds = (text: string | undefined) => text?.replace(/asset_[A-Za-z0-9_-]+/g, 'asset_…');
+      expect(withoutAssetIds(lastDecideText(replayed))).toBe(withoutAssetIds(lastDecideText(alone)));
       expect(replayed.exchanges.filter((exchange) => exchange.operationId === 'decide')).toHaveLength(2);
     });
 

@@ -24,7 +24,7 @@ const validDecideBody = requestBodyValidator('decide');
  * A second oracle: the same component schemas compiled by ajv without its discriminator mode, in
  * which a oneOf of object schemas rejects a value that is no object at all. (In discriminator mode
  * ajv lets such a value through — a question or part that is a string passes the spec's
- * validator; the mutations question-wrong-type and part-wrong-type exist to catch servers built on it.)
+ * validator.)
  */
 function plainOneOfValidator(): (value: unknown) => boolean {
   const rewrite = (node: unknown): unknown => {
@@ -51,16 +51,8 @@ function mutated(mutation: DecideMutation, numRuns = 25) {
 }
 
 const byName = (name: string) => decideMutations.find((mutation) => mutation.name === name)!;
-/** Rules a JSON Schema cannot state: counts per part type, body size, the wire format. */
-const NOT_SCHEMA_RULES = new Set([
-  'too-many-image-parts',
-  'too-many-document-parts',
-  'too-many-audio-parts',
-  'body-over-256-kib',
-  'malformed-json',
-  'wrong-content-type',
-  'body-not-object',
-]);
+/** Rules a JSON Schema cannot state: counts per part type, the wire format. */
+const NOT_SCHEMA_RULES = new Set(['too-many-image-parts', 'too-many-document-parts', 'too-many-audio-parts', 'malformed-json', 'wrong-content-type']);
 
 describe('decide mutations', () => {
   test('names are unique; every mutation names its seed sections and rule', () => {
@@ -98,32 +90,20 @@ describe('decide mutations', () => {
     }
   });
 
-  test('body-over-256-kib is exactly one byte over the limit, and otherwise valid', () => {
-    for (const sent of mutated(byName('body-over-256-kib'), 10)) {
-      expect(Buffer.byteLength(mutatedText(sent))).toBe(decideLimits.bodyBytes + 1);
-      expect(validDecideBody(JSON.parse(mutatedText(sent))).valid).toBe(true);
-    }
-  });
-
-  test('malformed-json is never JSON; wrong-content-type is a valid body under another type; body-not-object is JSON but no object', () => {
+  test('malformed-json is never JSON; wrong-content-type is a valid body under another type', () => {
     for (const sent of mutated(byName('malformed-json'))) expect(() => JSON.parse(mutatedText(sent))).toThrow();
     for (const sent of mutated(byName('wrong-content-type'))) {
       expect(sent.contentType).not.toMatch(/json/);
       expect(validDecideBody(JSON.parse(mutatedText(sent))).valid).toBe(true);
     }
-    for (const sent of mutated(byName('body-not-object'))) {
-      const value: unknown = JSON.parse(mutatedText(sent));
-      expect(typeof value !== 'object' || value === null || Array.isArray(value)).toBe(true);
-    }
   });
 
   test('expectations come from the spec: stated statuses and codes, or a 4xx where the seed states none', () => {
-    expect(byName('too-many-questions').expected).toEqual({ codes: ['INVALID_REQUEST'], status: 'stated' });
-    expect(describeExpectation(byName('too-many-questions').expected)).toBe(`status ${errorCode('INVALID_REQUEST').statedStatus} with INVALID_REQUEST`);
+    expect(byName('malformed-json').expected).toEqual({ codes: ['INVALID_REQUEST'], status: 'stated' });
+    expect(describeExpectation(byName('malformed-json').expected)).toBe(`status ${errorCode('INVALID_REQUEST').statedStatus} with INVALID_REQUEST`);
     expect(byName('video-part').expected.codes).toEqual([decideLimits.unsupportedPartTypes.video!.code]);
     expect(byName('too-many-image-parts').expected.codes).toEqual([decideLimits.media.image.code, 'INVALID_REQUEST']);
     expect(describeExpectation(byName('too-many-image-parts').expected)).toMatch(/TOO_MANY_IMAGES \(a 4xx: its status is not stated\)/);
-    expect(byName('body-over-256-kib').expected.codes).toBeUndefined();
     expect(byName('wrong-content-type').expected).toEqual({ status: 'refused-or-answered', bounds: ['json-content-type'] });
     expect(describeExpectation(byName('wrong-content-type').expected)).toMatch(/or a 2xx answering the request.*never a 5xx.*open point json-content-type/);
   });
@@ -132,12 +112,11 @@ describe('decide mutations', () => {
     const none = new Set<never>();
     const empty: AssetPool = { image: [], document: [], audio: [] };
     const applicable = decideMutations.filter((mutation) => mutationApplies(mutation, none, empty)).map((mutation) => mutation.name);
-    expect(applicable).toContain('too-many-questions');
     expect(applicable).toContain('malformed-json');
     expect(applicable).not.toContain('video-part');
-    expect(applicable).not.toContain('unknown-field-noul-question');
+    expect(applicable).not.toContain('too-many-image-parts');
     expect(decideMutations.filter((mutation) => mutationApplies(mutation, new Set(ALL_CAPABILITIES), empty)).map((mutation) => mutation.name)).not.toContain(
-      'url-field',
+      'too-many-image-parts',
     );
   });
 });
