@@ -10,6 +10,7 @@ import type { Capability, CheckResult } from '../../harness/check.ts';
 import { runChecks } from '../../harness/runner.ts';
 import { createRuleLedger } from '../../harness/response-rules/ledger.ts';
 import { barrierDuringConcurrentChecks } from '../../harness/testing/burst-barrier.ts';
+import { checks as coverageChecks } from '../../coverage/checks.ts';
 import { startIndependentServer, type IndependentServer } from '../../harness/testing/independent-server.ts';
 
 let server: IndependentServer;
@@ -21,7 +22,8 @@ beforeAll(async () => {
   server = await startIndependentServer();
   const ledger = createRuleLedger();
   const started = performance.now();
-  results = await runChecks(checks, {
+  // The conformance catalogue and the coverage phase, as a default run has them.
+  results = await runChecks([...checks, ...coverageChecks], {
     target: { baseUrl: server.baseUrl, capabilities: new Set<Capability>([]), hasSecondKey: true },
     keyA: server.keyA,
     keyB: server.keyB,
