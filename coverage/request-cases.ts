@@ -13,6 +13,7 @@ import {
   openPoint,
   operation,
   requestBodyLimitBytes,
+  requestBodySchemaName,
   requestParameters,
   resolvedSchema,
   type AssetMimeType,
@@ -20,7 +21,7 @@ import {
 } from '../spec/index.ts';
 import type { BaseRequest, CaseRequest, CoverageCase, Expectation } from './case.ts';
 import { offPattern, stringOfLength } from './values.ts';
-import { sampleOfSize, SIZABLE_TYPES } from './sized-samples.ts';
+import { reachableSize, sampleOfSize, SIZABLE_TYPES } from './sized-samples.ts';
 
 /** How to send a passing request of one operation; `prepare` makes a fresh one (a DELETE needs its own asset). */
 export interface OperationBase {
@@ -224,6 +225,19 @@ function jsonBodyCases(op: OperationBase, emit: Emit): void {
 
 /** Uploads: every accepted type empty, one byte, at its family's limit and one past it; each family's limits in both framings. */
 function uploadCases(op: OperationBase, emit: Emit, untestable: UntestableEntry[]): void {
+  // Every case sends a raw file, which its schema (a binary string: any bytes) admits: a positive case of each of its keywords.
+  const rawSchema = requestBodySchemaName(op.operation, operation(op.operation).requestMediaTypes[0]);
+  const rawFile: CoverageRecord[] = rawSchema
+    ? constraintKeywords(resolvedSchema({ $ref: `#/components/schemas/${rawSchema}` }).schema).map((name) => ({
+        kind: 'keyword',
+        operation: op.operation,
+        location: 'body',
+        pointer: '/',
+        keyword: name,
+        polarity: 'positive',
+      }))
+    : [];
+  const add: Emit['add'] = (name, request, records, expectation, anonymous) => emit.add(name, request, [...records, ...rawFile], expectation, anonymous);
   const bodyLimit = openPoint('upload-body-limit').id;
   const upload = async (type: string, bytes: Uint8Array, chunked = false): Promise<CaseRequest> => ({
     ...(await op.prepare()),
@@ -239,17 +253,17 @@ function uploadCases(op: OperationBase, emit: Emit, untestable: UntestableEntry[
     const family = familyOfMimeType(type);
     const { decimal, binary } = sizeLimitReadings(family);
     const sample = acceptedSamples[type];
-    emit.add(`${type}, empty`, () => upload(type, new Uint8Array(0)), [dimension(op.operation, 'upload-size', `${type}, empty`)], REFUSED);
+    add(`${type}, empty`, () => upload(type, new Uint8Array(0)), [dimension(op.operation, 'upload-size', `${type}, empty`)], REFUSED);
     // One byte is a whole text file; no file of a binary type is one byte long, so its content does not match the type (4.5).
     if (type === 'text/plain' || type === 'text/markdown')
-      emit.add(`${type}, one byte`, () => upload(type, new Uint8Array([0x61])), [dimension(op.operation, 'upload-size', `${type}, one byte`)], answeredFor(op));
+      add(`${type}, one byte`, () => upload(type, new Uint8Array([0x61])), [dimension(op.operation, 'upload-size', `${type}, one byte`)], answeredFor(op));
     else if (!type.startsWith('text/'))
-      emit.add(`${type}, one byte`, () => upload(type, sample.slice(0, 1)), [dimension(op.operation, 'upload-size', `${type}, one byte`)], REFUSED);
+      add(`${type}, one byte`, () => upload(type, sample.slice(0, 1)), [dimension(op.operation, 'upload-size', `${type}, one byte`)], REFUSED);
     else untestable.push({ operation: op.operation, what: `upload-size ${type}, one byte`, reason: 'no one-byte file is an HTML document' });
-    const atLimit = sampleOfSize(type, decimal);
     // Past the limit under either reading of "MB" (open point size-units): the binary limit and one byte (a WAV rounds up to an even size).
-    const over = sampleOfSize(type, binary + 1) ?? sampleOfSize(type, binary + 2);
-    if (!atLimit || !over) {
+    const atLimit = reachableSize(type, decimal);
+    const over = reachableSize(type, binary + 1);
+    if (atLimit !== decimal || over === undefined) {
       untestable.push({
         operation: op.operation,
         what: `upload-size ${type}, at and past the ${family} limit`,
@@ -259,25 +273,25 @@ function uploadCases(op: OperationBase, emit: Emit, untestable: UntestableEntry[
     }
     for (const chunked of framed.has(family) ? [false] : [false, true]) {
       const framing = chunked ? 'chunked' : 'Content-Length';
-      emit.add(
+      add(
         `${type}, ${decimal} bytes (the ${family} limit), ${framing}`,
         () => upload(type, sampleOfSize(type, decimal)!, chunked),
         [dimension(op.operation, chunked ? 'framing' : 'upload-size', `${type}, ${decimal} bytes${chunked ? ', chunked' : ''}`)],
         { kind: 'observed', openPoint: bodyLimit },
       );
-      emit.add(
-        `${type}, ${over.byteLength} bytes (past the ${family} limit), ${framing}`,
-        () => upload(type, sampleOfSize(type, over.byteLength)!, chunked),
-        [dimension(op.operation, chunked ? 'framing' : 'upload-size', `${type}, ${over.byteLength} bytes${chunked ? ', chunked' : ''}`)],
+      add(
+        `${type}, ${over} bytes (past the ${family} limit), ${framing}`,
+        () => upload(type, sampleOfSize(type, over)!, chunked),
+        [dimension(op.operation, chunked ? 'framing' : 'upload-size', `${type}, ${over} bytes${chunked ? ', chunked' : ''}`)],
         tooLarge,
       );
     }
     framed.add(family);
-    emit.add(`Content-Type: ${type.toUpperCase()}`, () => upload(type.toUpperCase(), sample), [dimension(op.operation, 'content-type', 'upper case')], {
+    add(`Content-Type: ${type.toUpperCase()}`, () => upload(type.toUpperCase(), sample), [dimension(op.operation, 'content-type', 'upper case')], {
       kind: 'observed',
       openPoint: typeCase,
     });
-    emit.add(`Content-Type: ${type}; name=file`, () => upload(`${type}; name=file`, sample), [dimension(op.operation, 'content-type', 'with a parameter')], {
+    add(`Content-Type: ${type}; name=file`, () => upload(`${type}; name=file`, sample), [dimension(op.operation, 'content-type', 'with a parameter')], {
       kind: 'observed',
       openPoint: typeParameters,
     });

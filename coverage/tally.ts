@@ -4,7 +4,7 @@
 // with why. A keyword of the spec that no case reached shows with zero counts, never not at all.
 import type { CheckResult } from '../harness/check.ts';
 import type { CoverageLocation, CoverageReport, DimensionCoverage, KeywordCoverage, UntestableEntry } from '../harness/coverage.ts';
-import { constraintKeywords, jsonRequestSchema, operations, requestParameters, resolvedSchema, schemaNodes } from '../spec/index.ts';
+import { constraintKeywords, jsonRequestSchema, operations, requestBodySchemaName, requestParameters, resolvedSchema, schemaNodes } from '../spec/index.ts';
 
 /** Every request keyword of every operation of the spec, with zero counts. */
 export function specKeywords(): KeywordCoverage[] {
@@ -15,6 +15,11 @@ export function specKeywords(): KeywordCoverage[] {
       for (const node of schemaNodes(root))
         for (const keyword of constraintKeywords(node.schema))
           keywords.push({ operation: op.operationId, location: 'body', pointer: node.pointer, keyword, positive: 0, negative: 0 });
+    // A body that is not JSON (the raw file of an upload): the keywords of its schema, the same for every media type.
+    const raw = !root && op.requestMediaTypes.length > 0 ? requestBodySchemaName(op.operationId, op.requestMediaTypes[0]) : undefined;
+    if (raw)
+      for (const keyword of constraintKeywords(resolvedSchema({ $ref: `#/components/schemas/${raw}` }).schema))
+        keywords.push({ operation: op.operationId, location: 'body', pointer: '/', keyword, positive: 0, negative: 0 });
     for (const parameter of requestParameters(op.operationId)) {
       const location: CoverageLocation = parameter.in === 'cookie' ? 'header' : parameter.in;
       for (const keyword of constraintKeywords(resolvedSchema(parameter.schema).schema))
@@ -29,13 +34,22 @@ export function specKeywords(): KeywordCoverage[] {
  * a run could not try on its target, a capability it does not claim, comes from the checks.)
  */
 export function untestableKeywords(): UntestableEntry[] {
-  return specKeywords()
-    .filter((entry) => entry.location !== 'body' && entry.keyword === 'type')
-    .map((entry) => ({
-      operation: entry.operation,
-      what: `${entry.pointer} type`,
-      reason: `a ${entry.location} parameter is text on the wire: JSON types do not apply`,
-    }));
+  return specKeywords().flatMap((entry) => {
+    if (entry.location !== 'body' && entry.keyword === 'type')
+      return [
+        { operation: entry.operation, what: `${entry.pointer} type`, reason: `a ${entry.location} parameter is text on the wire: JSON types do not apply` },
+      ];
+    if (entry.location === 'body' && !jsonRequestSchema(entry.operation))
+      return [
+        {
+          operation: entry.operation,
+          what: `${entry.pointer} ${entry.keyword}`,
+          reason:
+            'the raw file is any bytes (a binary string): no value breaks its schema; the upload-size and content-type dimensions try its bytes and types',
+        },
+      ];
+    return [];
+  });
 }
 
 const keyOf = (entry: { operation: string; pointer: string; keyword: string }) => `${entry.operation} ${entry.pointer} ${entry.keyword}`;

@@ -20,7 +20,7 @@ function codedNumber(value: number): Uint8Array {
   return new Uint8Array(bytes);
 }
 
-function streamInfo(totalSamples: number): Uint8Array {
+function streamInfo(totalSamples: number, last = true): Uint8Array {
   const bits = new MsbBitWriter();
   bits.write(blockSize, 16); // minimum block size
   bits.write(blockSize, 16); // maximum block size
@@ -36,8 +36,8 @@ function streamInfo(totalSamples: number): Uint8Array {
     .update(new Uint8Array(totalSamples * 2))
     .digest();
   const data = concatBytes([info, signature]);
-  // Metadata block header: last block, type 0 (STREAMINFO), 24-bit length.
-  return concatBytes([new Uint8Array([0x80, 0, 0, data.length]), data]);
+  // Metadata block header: last block or not, type 0 (STREAMINFO), 24-bit length.
+  return concatBytes([new Uint8Array([last ? 0x80 : 0x00, 0, 0, data.length]), data]);
 }
 
 function frame(frameNumber: number, samples: number): Uint8Array {
@@ -54,12 +54,23 @@ function frame(frameNumber: number, samples: number): Uint8Array {
   return concatBytes([body, u16be(flacCrc16(body))]);
 }
 
-export function flacSeconds(seconds: number): Uint8Array {
+/** A PADDING metadata block (type 1, which readers skip) of `bytes` bytes in all, the last one. */
+function paddingBlock(bytes: number): Uint8Array {
+  const length = bytes - 4;
+  if (length < 0 || length >= 2 ** 24) throw new RangeError(`Cannot make a FLAC padding block of ${bytes} bytes`);
+  return concatBytes([new Uint8Array([0x81, (length >> 16) & 0xff, (length >> 8) & 0xff, length & 0xff]), new Uint8Array(length)]);
+}
+
+/** `seconds` of silence; with `totalBytes`, grown to exactly that size by a PADDING block after STREAMINFO. */
+export function flacSeconds(seconds: number, options: { totalBytes?: number } = {}): Uint8Array {
   if (!(seconds > 0)) throw new RangeError('A FLAC sample needs a positive duration');
   const totalSamples = Math.round(seconds * flacSampleRate);
   const frames: Uint8Array[] = [];
   for (let start = 0, number = 0; start < totalSamples; start += blockSize, number += 1) {
     frames.push(frame(number, Math.min(blockSize, totalSamples - start)));
   }
-  return concatBytes([latin1('fLaC'), streamInfo(totalSamples), ...frames]);
+  if (options.totalBytes === undefined) return concatBytes([latin1('fLaC'), streamInfo(totalSamples), ...frames]);
+  const head = concatBytes([latin1('fLaC'), streamInfo(totalSamples, false)]);
+  const framed = frames.reduce((sum, part) => sum + part.length, 0);
+  return concatBytes([head, paddingBlock(options.totalBytes - head.length - framed), ...frames]);
 }

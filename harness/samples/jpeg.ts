@@ -30,6 +30,33 @@ const scan = segment(0xda, new Uint8Array([1, 1, 0x00, 0, 63, 0]));
 // Entropy-coded data: DC code "0", EOB code "0", padded with ones to a byte.
 const entropyData = new Uint8Array([0b0011_1111]);
 
-export function jpegImage(): Uint8Array {
-  return concatBytes([startOfImage, jfif, quantisation, frame, dcTable, acTable, scan, entropyData, endOfImage]);
+/** A COM segment's payload is at most 65,533 bytes (its length field counts itself). */
+const MAX_COMMENT = 65_533;
+
+/**
+ * Comment segments (COM, which decoders skip) of `bytes` bytes in all, each a 4-byte marker and
+ * length and up to 65,533 bytes of spaces; undefined for 1 to 3 bytes, too few for a segment.
+ */
+function comments(bytes: number): Uint8Array[] | undefined {
+  const segments: Uint8Array[] = [];
+  let left = bytes;
+  while (left > 0) {
+    if (left < 4) return undefined;
+    // Never leave 1 to 3 bytes for a last segment: take them from this one.
+    let payload = Math.min(MAX_COMMENT, left - 4);
+    if (left - 4 - payload > 0 && left - 4 - payload < 4) payload -= 4;
+    segments.push(segment(0xfe, new Uint8Array(payload).fill(0x20)));
+    left -= payload + 4;
+  }
+  return segments;
+}
+
+/** The picture; with `totalBytes`, grown to exactly that size by comment segments after the JFIF header. */
+export function jpegImage(options: { totalBytes?: number } = {}): Uint8Array {
+  const parts = [jfif, quantisation, frame, dcTable, acTable, scan, entropyData];
+  if (options.totalBytes === undefined) return concatBytes([startOfImage, ...parts, endOfImage]);
+  const fixed = 4 + parts.reduce((sum, part) => sum + part.length, 0);
+  const padding = comments(options.totalBytes - fixed);
+  if (!padding) throw new RangeError(`Cannot grow this JPEG to ${options.totalBytes} bytes`);
+  return concatBytes([startOfImage, jfif, ...padding, ...parts.slice(1), endOfImage]);
 }

@@ -13,8 +13,20 @@ export function mp3FrameCount(seconds: number): number {
   return Math.max(1, Math.round((seconds * mp3SampleRate) / mp3SamplesPerFrame));
 }
 
-export function mp3Seconds(seconds: number): Uint8Array {
+/** An ID3v2.3 tag of `bytes` bytes in all: its 10-byte header, then padding (zeros, which readers skip). */
+function id3Padding(bytes: number): Uint8Array {
+  const size = bytes - 10;
+  if (size < 0 || size >= 2 ** 28) throw new RangeError(`Cannot make an ID3 tag of ${bytes} bytes`);
+  // The tag size is "syncsafe": four bytes of seven bits each.
+  const syncsafe = [21, 14, 7, 0].map((shift) => (size >> shift) & 0x7f);
+  return concatBytes([new Uint8Array([0x49, 0x44, 0x33, 3, 0, 0, ...syncsafe]), new Uint8Array(size)]);
+}
+
+/** `seconds` of silence; with `totalBytes`, grown to exactly that size by an ID3v2 tag before the frames. */
+export function mp3Seconds(seconds: number, options: { totalBytes?: number } = {}): Uint8Array {
   if (!(seconds > 0)) throw new RangeError('An MP3 sample needs a positive duration');
   const frame = concatBytes([frameHeader, new Uint8Array(frameBytes - frameHeader.length)]);
-  return concatBytes(Array.from({ length: mp3FrameCount(seconds) }, () => frame));
+  const frames = Array.from({ length: mp3FrameCount(seconds) }, () => frame);
+  if (options.totalBytes === undefined) return concatBytes(frames);
+  return concatBytes([id3Padding(options.totalBytes - frames.length * frameBytes), ...frames]);
 }

@@ -5,6 +5,8 @@ import { latin1 } from './bytes.ts';
 export interface PdfOptions {
   /** The text on page i (1-based); "Page i of n" by default. Printable ASCII only. */
   pageText?: (page: number, pageCount: number) => string;
+  /** Total file size in bytes, reached with an object no page refers to: a stream of spaces. */
+  totalBytes?: number;
 }
 
 function pdfString(text: string): string {
@@ -28,8 +30,19 @@ export function pdfWithPages(pageCount: number, options: PdfOptions = {}): Uint8
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageObject(page) + 1} 0 R >>`;
     objects[pageObject(page) + 1] = `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
   }
-
-  return pdfFromObjects(objects);
+  if (options.totalBytes === undefined) return pdfFromObjects(objects);
+  // The padding's length field and the xref offset grow with the digits of the padding's length:
+  // the size of a padding of `length` bytes follows from the file with none, so one file is built.
+  const padded = (length: number) => pdfFromObjects([...objects, `<< /Length ${length} >>\nstream\n${' '.repeat(length)}\nendstream`]);
+  const empty = padded(0);
+  const xref = Number(/startxref\n(\d+)/.exec(String.fromCharCode(...empty.slice(-40)))?.[1]);
+  const digits = (value: number) => String(value).length;
+  const sizeWith = (length: number) => empty.length + length + digits(length) - 1 + digits(xref + length + digits(length) - 1) - digits(xref);
+  let length = Math.max(0, options.totalBytes - empty.length);
+  while (length > 0 && sizeWith(length) > options.totalBytes) length -= 1;
+  const file = padded(length);
+  if (file.length !== options.totalBytes) throw new RangeError(`Cannot grow this PDF to ${options.totalBytes} bytes`);
+  return file;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   acceptedSamples,
   docxWithPages,
   familyOfType,
+  jpegImage,
   flacSeconds,
   maxAudioSeconds,
   maxDocumentPages,
@@ -270,5 +271,32 @@ describe('pictures of text', () => {
       expect(operators.fnArray).toContain(pdfjs.OPS.paintImageXObject);
     }
     await document.destroy();
+  });
+});
+
+describe('grown to an exact size with what readers skip', () => {
+  it('a JPEG grown by comment segments is still a JPEG, to the byte', async () => {
+    for (const size of [2000, 65_600, 70_000, 200_003]) {
+      const jpeg = jpegImage({ totalBytes: size });
+      expect(jpeg.length).toBe(size);
+      expect(await sniffed(jpeg)).toBe('image/jpeg');
+    }
+  });
+
+  it('a PDF grown by an unreferenced stream keeps its one page for pdf.js, to the byte', async () => {
+    for (const size of [5_000, 99_999, 100_000, 1_000_003]) {
+      const pdf = pdfWithPages(1, { totalBytes: size });
+      expect(pdf.length).toBe(size);
+      expect(await pdfPages(pdf)).toBe(1);
+    }
+  });
+
+  it('an MP3 grown by an ID3 tag and a FLAC grown by a PADDING block still last one second, to the byte', async () => {
+    const mp3 = mp3Seconds(1, { totalBytes: 300_000 });
+    const flac = flacSeconds(1, { totalBytes: 300_001 });
+    expect([mp3.length, flac.length]).toEqual([300_000, 300_001]);
+    expect(await durationOf(mp3, 'audio/mpeg')).toBeCloseTo(1, 1);
+    expect(await durationOf(flac, 'audio/flac')).toBeCloseTo(1, 1);
+    expect(await sniffed(flac)).toBe('audio/flac');
   });
 });
