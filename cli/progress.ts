@@ -30,8 +30,6 @@ export function createProgress(options: ProgressOptions): Progress {
   const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
   const safe = terminalText;
   let currentArea = '';
-  /** The check whose live line is showing; a check started with the run (waitsOnClock) announces under another's. */
-  let currentCheck: string | undefined;
   /** A heading where a new area starts: at a check's start, or at a result that had none (a response rule's). */
   const enter = (area: string) => {
     if (area === currentArea) return;
@@ -40,7 +38,6 @@ export function createProgress(options: ProgressOptions): Progress {
   };
   return {
     start(check) {
-      currentCheck = check.id;
       if (options.quiet) return;
       enter(check.area);
       if (options.tty) options.write(`  … ${safe(check.id)}`);
@@ -67,12 +64,6 @@ export function createProgress(options: ProgressOptions): Progress {
     },
     announce(check, text) {
       if (options.quiet) return;
-      if (check.id !== currentCheck) {
-        // A check started with the run, waiting in the background: named, on a line of its own.
-        options.write(`${options.tty ? '\r\u001b[2K' : ''}      ${paint(90, `${safe(check.id)}, started with the run: ${safe(text)}`)}\n`);
-        if (options.tty && currentCheck !== undefined) options.write(`  … ${safe(currentCheck)}`);
-        return;
-      }
       // On a terminal the check's live line stays last, now saying what it waits for.
       options.write(options.tty ? `\r\u001b[2K  … ${safe(check.id)} ${paint(90, `(${safe(text)})`)}` : `      ${paint(90, safe(text))}\n`);
     },

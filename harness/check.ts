@@ -45,16 +45,18 @@ export interface CheckMeta {
    * when answers came together (see runner.ts).
    */
   concurrent?: boolean;
-  /**
-   * Spends most of its time waiting on the server's clock (assets expiring): the runner starts it
-   * with the run, in the background, so that the wait overlaps the other checks; it is still
-   * reported at its place in the catalogue.
-   */
-  waitsOnClock?: boolean;
 }
 
 export interface Check extends CheckMeta {
   run(t: CheckContext): Promise<void>;
+  /**
+   * For a check that waits on the server's clock (an asset expiring): sends what the wait is for
+   * (the upload) and starts the wait in shared work (t.shared), which run() then awaits. The runner
+   * calls it before any check runs, one check at a time, so that the wait overlaps the checks
+   * before this one while no request of the run overlaps another; its requests are reported with
+   * the check's own.
+   */
+  prepare?(t: CheckContext): Promise<void>;
 }
 
 export type CheckStatus = 'pass' | 'fail' | 'skip' | 'observed';

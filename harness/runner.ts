@@ -181,11 +181,20 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
   const results: CheckResult[] = [];
   const sharedWork: SharedWork = options.sharedWork ?? new Map();
   // A wait on the server's clock (up to a minute for a deployed server's short-lifetime project)
-  // overlaps the checks before it instead of adding to the run.
-  const started = new Map(selected.filter((check) => check.waitsOnClock).map((check) => [check.id, runCheck(check, { ...options, sharedWork })]));
+  // starts before the first check, so that it passes during the checks before the one that waits.
+  // Each preparation runs alone, as every check does: a race between two requests of the run would
+  // show as a failure of whichever check happened to be sending.
+  const prepared = new Map<string, CheckResult['exchanges']>();
+  for (const check of selected) {
+    if (!check.prepare) continue;
+    const preparation = await runCheck({ ...check, run: check.prepare }, { ...options, sharedWork });
+    prepared.set(check.id, preparation.exchanges);
+  }
   for (const check of selected) {
     options.onStart?.(check);
-    const result = await (started.get(check.id) ?? runCheck(check, { ...options, sharedWork }));
+    const ran = await runCheck(check, { ...options, sharedWork });
+    // The preparation's requests are the check's: reported, and replayed, before its own.
+    const result = prepared.get(check.id)?.length ? { ...ran, exchanges: [...prepared.get(check.id)!, ...ran.exchanges] } : ran;
     results.push(result);
     options.onResult?.(result);
   }

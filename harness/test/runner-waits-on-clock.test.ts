@@ -1,56 +1,94 @@
-// A check that waits on the server's clock starts with the run: its wait overlaps the checks
-// before it, its result still comes at its place in the catalogue, and the work it shares with a
-// later check is done once.
+// A check that waits on the server's clock prepares before the first check: its preparation runs
+// alone (no request of the run overlaps another), the wait it starts passes during the checks
+// before it, its result comes at its place in the catalogue, and the preparation's requests are
+// reported as the check's own, first.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from 'vitest';
 import { ALL_CAPABILITIES, type Check } from '../check.ts';
+import type { CheckContext } from '../context.ts';
 import { runChecks } from '../runner.ts';
 
 const WAIT_MS = 300;
 
-test('a check marked waitsOnClock runs from the start of the run, reported in catalogue order, its shared wait made once', async () => {
+test('a check with prepare starts its wait before the first check, alone, and reports the preparation as its own', async () => {
   const order: string[] = [];
-  let waits = 0;
-  const check = (id: string, run: Check['run'], waitsOnClock = false): Check => ({
-    id,
-    level: 'MUST',
-    area: 'test',
-    seedSections: ['3'],
-    title: id,
-    ...(waitsOnClock ? { waitsOnClock } : {}),
-    run: async (t) => {
-      order.push(`run ${id}`);
-      await run(t);
-    },
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const server = createServer((request, response) => {
+    inFlight += 1;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    order.push(`server ${request.method} ${request.url}`);
+    setTimeout(() => {
+      inFlight -= 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    }, 20);
   });
-  const expiry = (t: Parameters<Check['run']>[0]) =>
-    t.shared('the wait', async () => {
-      waits += 1;
-      await sleep(WAIT_MS);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const expiry = (t: CheckContext) =>
+      t.shared('the wait', async () => {
+        await t.a.send({ method: 'POST', path: '/v1/assets', raw: 'x', contentType: 'text/plain' });
+        return { expired: sleep(WAIT_MS) };
+      });
+    const check = (id: string, extra: Partial<Check>): Check => ({
+      id,
+      level: 'MUST',
+      area: 'test',
+      seedSections: ['3'],
+      title: id,
+      run: async () => undefined,
+      ...extra,
     });
-  const results = await runChecks([check('FIRST', () => sleep(WAIT_MS)), check('WAITER', expiry, true), check('AFTER', expiry)], {
-    target: { baseUrl: 'http://127.0.0.1:9', capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: false },
-    keyA: 'svc_live_test',
-    timeoutMs: 5_000,
-    onStart: (started) => order.push(`start ${started.id}`),
-    onResult: (result) => order.push(`result ${result.id}`),
-  });
-  expect(results.map((result) => [result.id, result.status])).toEqual([
-    ['FIRST', 'pass'],
-    ['WAITER', 'pass'],
-    ['AFTER', 'pass'],
-  ]);
-  // The waiting check ran from the start, before the first one ended; each is still announced and reported in turn, and the wait was made once.
-  expect(order).toEqual([
-    'run WAITER',
-    'start FIRST',
-    'run FIRST',
-    'result FIRST',
-    'start WAITER',
-    'result WAITER',
-    'start AFTER',
-    'run AFTER',
-    'result AFTER',
-  ]);
-  expect(waits).toBe(1);
+    const results = await runChecks(
+      [
+        check('FIRST', {
+          run: async (t) => {
+            order.push('run FIRST');
+            await t.a.send({ method: 'GET', path: '/v1/models' });
+          },
+        }),
+        check('WAITER', {
+          prepare: async (t) => void (await expiry(t)),
+          run: async (t) => {
+            order.push('run WAITER');
+            await (await expiry(t)).expired;
+            await t.a.send({ method: 'POST', path: '/v1/decide', json: {} });
+          },
+        }),
+      ],
+      {
+        target: { baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: false },
+        keyA: 'svc_live_test',
+        timeoutMs: 5_000,
+        onStart: (started) => order.push(`start ${started.id}`),
+      },
+    );
+    expect(results.map((result) => [result.id, result.status])).toEqual([
+      ['FIRST', 'pass'],
+      ['WAITER', 'pass'],
+    ]);
+    // The upload went first, before any check started; then every check in turn, one request at a time.
+    expect(order).toEqual([
+      'server POST /v1/assets',
+      'start FIRST',
+      'run FIRST',
+      'server GET /v1/models',
+      'start WAITER',
+      'run WAITER',
+      'server POST /v1/decide',
+    ]);
+    expect(mostInFlight).toBe(1);
+    // The preparation's request is reported with the check's own, before them.
+    expect(results[1]!.exchanges.map((exchange) => `${exchange.request.method} ${new URL(exchange.request.url).pathname}`)).toEqual([
+      'POST /v1/assets',
+      'POST /v1/decide',
+    ]);
+    expect(results[0]!.exchanges).toHaveLength(1);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });
