@@ -7,8 +7,9 @@
 //   DECISION_CONFORMANCE_BASE_URL      server under test; empty: the bundled reference server
 //   DECISION_CONFORMANCE_SUITES, _CAPABILITIES, _ONLY, _SKIP   comma-separated, as the flags take them
 //   DECISION_CONFORMANCE_REPORT_DIR    report folder, relative to the working directory
-//   DECISION_API_KEY, DECISION_API_KEY_B, DECISION_EXPIRY_API_KEY, DECISION_EXPIRY_TTL_SECONDS
-//                                      read by the kit itself, so that keys are never arguments
+//   DECISION_CONFORMANCE_HEADERS       one "Name: value" a line, each a --header
+//   DECISION_API_KEY, DECISION_API_KEY_B, DECISION_EXPIRY_API_KEY, DECISION_EXPIRY_TTL_SECONDS,
+//   DECISION_SECRET_HEADERS            read by the kit itself, so that keys and secret headers are never arguments
 //   GITHUB_STEP_SUMMARY, GITHUB_OUTPUT files the runner collects (missing: nothing is written)
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { join, resolve } from 'node:path';
 const KEY_VARIABLES = ['DECISION_API_KEY', 'DECISION_API_KEY_B', 'DECISION_EXPIRY_API_KEY'];
 
 /** Inputs left empty in the action arrive as empty strings; the kit must see them as absent. */
-const KIT_VARIABLES = [...KEY_VARIABLES, 'DECISION_EXPIRY_TTL_SECONDS'];
+const KIT_VARIABLES = [...KEY_VARIABLES, 'DECISION_EXPIRY_TTL_SECONDS', 'DECISION_SECRET_HEADERS'];
 
 /** Input variable → the `run` flag it becomes when not empty. */
 const FLAG_OF = {
@@ -46,6 +47,7 @@ function runArguments(env, reportDir) {
     const value = env[variable]?.trim();
     if (value) args.push(flag, value);
   }
+  for (const line of (env.DECISION_CONFORMANCE_HEADERS ?? '').split(/\r?\n/)) if (line.trim()) args.push('--header', line.trim());
   return args;
 }
 
@@ -142,6 +144,11 @@ async function main(env) {
   for (const name of KEY_VARIABLES) {
     const key = env[name]?.trim();
     if (key) process.stdout.write(`::add-mask::${key}\n`);
+  }
+  // A secret header's value, masked the same way (its name is no secret).
+  for (const line of (env.DECISION_SECRET_HEADERS ?? '').split(/\r?\n/)) {
+    const value = line.slice(line.indexOf(':') + 1).trim();
+    if (line.includes(':') && value) process.stdout.write(`::add-mask::${value}\n`);
   }
   const kitDir = resolve(env.DECISION_CONFORMANCE_KIT_DIR || join(import.meta.dirname, '..'));
   const reportDir = resolve(env.DECISION_CONFORMANCE_REPORT_DIR?.trim() || 'conformance-report');

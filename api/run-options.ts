@@ -56,6 +56,10 @@ export interface RunOptions {
   referenceProfile?: ProfileName;
   /** Without baseUrl: the bundled server's choices on single open points, over the profile's. */
   referenceChoices?: ChoiceOverrides;
+  /** Headers every request carries, each "Name: value" (a tenant or routing header a gateway needs). */
+  headers?: string[];
+  /** As `headers`, with values redacted in output and reports like keys (a gateway's own key). */
+  secretHeaders?: string[];
 }
 
 /** A run's settings once checked, every default applied. */
@@ -82,6 +86,10 @@ export interface RunPlan {
   numRuns?: number;
   /** Where reports go: a folder, or a folder named after the start time; undefined: no reports written. */
   reportDir?: string | ((startedAt: Date) => string);
+  /** Headers every request carries, names in lower case. */
+  headers?: Record<string, string>;
+  /** The values among them to redact like keys. */
+  secretHeaderValues?: string[];
 }
 
 /**
@@ -192,6 +200,10 @@ export function validateRunOptions(
 
   const capabilities = capabilitiesOf(options.capabilities);
   const suites = suitesOf(options);
+  const given = [...headersOf(options.headers ?? [], '--header'), ...headersOf(options.secretHeaders ?? [], '--header-secret')];
+  const repeated = given.find((header, index) => given.findIndex((other) => other.name === header.name) !== index);
+  if (repeated) throw refuse(`${repeated.flag} ${repeated.name}: the header is given twice`);
+  if (baseUrl === undefined && given.length > 0) throw refuse('--header is for --base-url: the bundled reference server needs none');
 
   return {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
@@ -210,5 +222,26 @@ export function validateRunOptions(
     concurrency: concurrencyOf(options.concurrency, written.concurrency),
     seed: options.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : positiveInteger('--seed', options.seed, 1, written.seed),
     ...(options.numRuns !== undefined ? { numRuns: positiveInteger('--num-runs', options.numRuns, 1, written.numRuns) } : {}),
+    headers: Object.fromEntries(given.map(({ name, value }) => [name, value])),
+    secretHeaderValues: given.filter((header) => header.flag === '--header-secret').map(({ value }) => value),
   };
+}
+
+/** Headers the kit sets itself, per request: a check varies or leaves out each of them. */
+const KIT_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'transfer-encoding', 'host', 'x-request-id', 'accept', 'expect']);
+/** An HTTP field name (RFC 9110 5.1: a token). */
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** "Name: value" headers, names in lower case; refused with the flag when malformed or one the kit sets itself. */
+function headersOf(texts: readonly string[], flag: string): Array<{ name: string; value: string; flag: string }> {
+  return texts.map((text) => {
+    const colon = text.indexOf(':');
+    const name = text.slice(0, Math.max(0, colon)).trim().toLowerCase();
+    const value = text.slice(colon + 1).trim();
+    if (colon < 1 || !FIELD_NAME.test(name)) throw refuse(`${flag} ${JSON.stringify(text)}: write it as "Name: value"`);
+    if (/[\r\n\0]/.test(value)) throw refuse(`${flag} ${name}: the value cannot hold a line break or NUL`);
+    if (KIT_HEADERS.has(name))
+      throw refuse(`${flag} ${name}: the kit sets this header itself, request by request${name === 'authorization' ? ' (give keys with --api-key)' : ''}`);
+    return { name, value, flag };
+  });
 }

@@ -43,12 +43,14 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
     const keyA = embedded?.keyA ?? plan.keyA!;
     const keyB = embedded?.keyB ?? plan.keyB;
     const expiry = embedded ? { key: embedded.keyShortTtl, ttlMs: embedded.shortTtlMs } : plan.expiry;
-    const secrets = [keyA, keyB, expiry?.key].filter((key): key is string => Boolean(key));
+    const secrets = [keyA, keyB, expiry?.key, ...(plan.secretHeaderValues ?? [])].filter((key): key is string => Boolean(key));
+    const headers = plan.headers ?? {};
     const target: Target = {
       baseUrl,
       capabilities: new Set(plan.capabilities),
       hasSecondKey: keyB !== undefined,
       ...(expiry ? { shortTtl: expiry } : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
     };
 
     const choices = Object.entries(plan.referenceChoices)
@@ -60,13 +62,13 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
     );
 
     const startedAt = new Date();
-    const warmedUp = await warmUp(baseUrl, { key: keyA, role: 'project A', source: `--api-key or ${KEY_VARIABLES.a}` }, plan.warmupTimeoutMs);
+    const warmedUp = await warmUp(baseUrl, { key: keyA, role: 'project A', source: `--api-key or ${KEY_VARIABLES.a}` }, plan.warmupTimeoutMs, headers);
     // Every other key is checked like key A, so that a wrong one is a usage error naming its flag.
     const otherKeys: GivenKey[] = [
       ...(keyB ? [{ key: keyB, role: 'project B', source: `--api-key-b or ${KEY_VARIABLES.b}` }] : []),
       ...(expiry ? [{ key: expiry.key, role: 'the short-lifetime project', source: `--expiry-api-key or ${KEY_VARIABLES.expiry}` }] : []),
     ];
-    const refusal = warmedUp.ok ? await refusedKey(baseUrl, otherKeys, plan.timeoutMs) : undefined;
+    const refusal = warmedUp.ok ? await refusedKey(baseUrl, otherKeys, plan.timeoutMs, headers) : undefined;
     const warmup = refusal ? { ...warmedUp, ok: false, message: refusal } : warmedUp;
     const bodies: BodyStore = new Map();
     const report = (results: CheckResult[]) => {
@@ -106,6 +108,7 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
           keyA,
           ...(keyB ? { keyB } : {}),
           timeoutMs: plan.timeoutMs,
+          ...(plan.secretHeaderValues?.length ? { secrets: plan.secretHeaderValues } : {}),
           concurrency: plan.concurrency,
           ...(checkTimeoutMs ? { checkTimeoutMs } : {}),
           seed: plan.seed,

@@ -25,8 +25,8 @@ const WARMUP_BODY = {
   questions: { warmup: { type: 'choice', options: { ready: 'The service is ready', other: '' } } },
 };
 
-function decideWith(baseUrl: string, key: string, timeoutMs: number): Promise<Reply> {
-  const http = createHttp({ baseUrl, timeoutMs, secrets: [key], record: () => {} });
+function decideWith(baseUrl: string, key: string, timeoutMs: number, headers: Readonly<Record<string, string>>): Promise<Reply> {
+  const http = createHttp({ baseUrl, timeoutMs, secrets: [key], record: () => {}, extraHeaders: headers });
   return http({ method: 'POST', path: '/v1/decide', key, json: WARMUP_BODY });
 }
 
@@ -38,10 +38,10 @@ function unanswered(baseUrl: string, error: unknown, slowHint: string): string {
   return `${baseUrl} did not answer a decide call: ${what}; ${hint}`;
 }
 
-export async function warmUp(baseUrl: string, given: GivenKey, timeoutMs: number): Promise<Warmup> {
+export async function warmUp(baseUrl: string, given: GivenKey, timeoutMs: number, headers: Readonly<Record<string, string>> = {}): Promise<Warmup> {
   const started = performance.now();
   try {
-    const reply = await decideWith(baseUrl, given.key, timeoutMs);
+    const reply = await decideWith(baseUrl, given.key, timeoutMs, headers);
     const durationMs = performance.now() - started;
     if (reply.status === 401) return { ok: false, durationMs, status: 401, message: refused(given) };
     return { ok: true, durationMs, status: reply.status };
@@ -51,10 +51,15 @@ export async function warmUp(baseUrl: string, given: GivenKey, timeoutMs: number
 }
 
 /** Why one of the other keys cannot be used (one line naming its flag), or undefined when the target accepts them all. */
-export async function refusedKey(baseUrl: string, keys: readonly GivenKey[], timeoutMs: number): Promise<string | undefined> {
+export async function refusedKey(
+  baseUrl: string,
+  keys: readonly GivenKey[],
+  timeoutMs: number,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<string | undefined> {
   for (const given of keys) {
     try {
-      if ((await decideWith(baseUrl, given.key, timeoutMs)).status === 401) return refused(given);
+      if ((await decideWith(baseUrl, given.key, timeoutMs, headers)).status === 401) return refused(given);
     } catch (error) {
       return unanswered(baseUrl, error, 'raise --timeout-ms if the server is slow');
     }

@@ -40,6 +40,9 @@ Target (without --base-url, the bundled reference server is started and tested):
   --expiry-api-key KEY        a key of a project whose assets expire quickly (or env DECISION_EXPIRY_API_KEY)
   --expiry-ttl-seconds N      that project's asset lifetime, at most 60 (or env DECISION_EXPIRY_TTL_SECONDS)
   --capabilities LIST         what the target implements: ${ALL_CAPABILITIES.join(',')} (default: all)
+  --header 'NAME: VALUE'      a header every request carries, e.g. a tenant or routing header a gateway needs (repeatable)
+  --header-secret 'NAME: V'   the same, its value redacted in output and reports like a key (a gateway's own key);
+                              or env DECISION_SECRET_HEADERS, one per line, so that the value is no argument
   --reference-profile NAME    without --base-url: the bundled server's open-point choices, ${PROFILE_NAMES.join(' or ')} (default reference)
   --reference-choice ID=NAME  without --base-url: the bundled server makes choice NAME (${PROFILE_NAMES.join(' or ')}) on open point ID,
                               over the profile's (repeatable), e.g. upload-body-limit=alternate, an alternate served only alone
@@ -100,6 +103,9 @@ export function parseCapabilities(text: string | undefined): Capability[] {
   return capabilitiesOf(text === undefined ? undefined : list(text));
 }
 
+/** The non-empty lines of a variable (DECISION_SECRET_HEADERS: one header a line). */
+const linesOf = (text: string | undefined) => (text ?? '').split(/\r?\n/).filter((line) => line.trim() !== '');
+
 export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSettings | 'help' {
   let values;
   try {
@@ -113,6 +119,8 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
         'expiry-api-key': { type: 'string' },
         'expiry-ttl-seconds': { type: 'string' },
         capabilities: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        'header-secret': { type: 'string', multiple: true },
         'reference-profile': { type: 'string' },
         'reference-choice': { type: 'string', multiple: true },
         suite: { type: 'string' },
@@ -140,6 +148,10 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
     apiKeyB: values['api-key-b'],
     expiry: { apiKey: values['expiry-api-key'], ttlSeconds: numberOf(values['expiry-ttl-seconds']) },
     ...(values.capabilities !== undefined ? { capabilities: list(values.capabilities) as Capability[] } : {}),
+    ...(values.header ? { headers: values.header } : {}),
+    ...(values['header-secret'] || env.DECISION_SECRET_HEADERS?.trim()
+      ? { secretHeaders: [...(values['header-secret'] ?? []), ...linesOf(env.DECISION_SECRET_HEADERS)] }
+      : {}),
     referenceProfile: values['reference-profile'] as RunOptions['referenceProfile'],
     ...(values.suite !== undefined ? { suites: list(values.suite) as Suite[] } : {}),
     only: list(values.only),

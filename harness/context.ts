@@ -48,6 +48,8 @@ export interface Target {
    * Without it, expiry cannot be seen within a run.
    */
   shortTtl?: { key: string; ttlMs: number };
+  /** Headers every request to the target carries (--header, --header-secret): a gateway's, not the API's. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** One project's view of the API. */

@@ -72,6 +72,11 @@ export class TransportError extends Error {
 export interface HttpOptions {
   baseUrl: string;
   timeoutMs: number;
+  /**
+   * Headers every request carries (--header: a tenant or routing header, a gateway's own key),
+   * under the request's own: a check that sets one of them sets it for its request.
+   */
+  extraHeaders?: Readonly<Record<string, string>>;
   bodyCapBytes?: number;
   /** Secrets to redact wherever they appear in recorded exchanges. */
   secrets: string[];
@@ -292,7 +297,10 @@ function sendOnce(options: HttpOptions): Http {
     // A check whose time is up sends nothing more: not even a request it builds after the abort.
     if (signal?.aborted) throw abortedBy(signal);
     const url = `${options.baseUrl}${sent.path}`;
-    const { headers, body } = wireRequest(sent);
+    const wire = wireRequest(sent);
+    const body = wire.body;
+    const own = new Set(Object.keys(wire.headers).map((name) => name.toLowerCase()));
+    const headers = { ...Object.fromEntries(Object.entries(options.extraHeaders ?? {}).filter(([name]) => !own.has(name.toLowerCase()))), ...wire.headers };
     // A chunked body: undici sets no Content-Length for an iterable and sends Transfer-Encoding: chunked.
     const sentHeaders = sent.chunked && body !== undefined ? { ...headers, 'transfer-encoding': 'chunked' } : headers;
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : `<${body.byteLength} bytes>`;

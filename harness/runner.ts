@@ -26,6 +26,8 @@ export interface RunOptions {
   only?: readonly string[];
   /** Report these check ids as skipped without running them. */
   skip?: readonly string[];
+  /** Values redacted like keys wherever they appear (the values of --header-secret). */
+  secrets?: readonly string[];
   /** Keeps the bodies too large to inline in reproduce lines, for the reports to write out. */
   bodies?: BodyStore;
   /** Work the checks of one run share (runChecks makes one per run). */
@@ -62,7 +64,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   let observation: Observation | undefined;
   const { run: _run, ...meta } = check;
   const started = performance.now();
-  const secrets = [options.keyA, options.keyB ?? '', options.target.shortTtl?.key ?? ''].filter(Boolean);
+  const secrets = [options.keyA, options.keyB ?? '', options.target.shortTtl?.key ?? '', ...(options.secrets ?? [])].filter(Boolean);
   // Messages quote what servers sent, and a server may echo a key: results are redacted whole,
   // since the command line prints them as they are.
   let rateLimited = 0;
@@ -99,6 +101,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     signal: stop.signal,
     baseUrl: options.target.baseUrl,
     timeoutMs: options.timeoutMs,
+    ...(options.target.headers ? { extraHeaders: options.target.headers } : {}),
     secrets,
     keys: keyVariables(options),
     ...(options.bodies ? { bodies: options.bodies } : {}),

@@ -156,3 +156,29 @@ test('a usage error exits 2 with the reason, not the pointer to --help', async (
   expect(ran.code).toBe(2);
   expect(ran.stdout).toMatch(/^::error title=Conformance run did not start::decision-conformance run: .*NO-SUCH-CHECK/m);
 });
+
+test('behind a gateway: headers go on every request, a secret header is masked in the log and kept out of the reports', async () => {
+  const target = await startEmbeddedTarget();
+  const gatewayKey = 'gw_live_8e2d41c07b9a5f36';
+  const gateway = await startMutatingProxy(target.baseUrl, {
+    answer: (sent) =>
+      sent.headers['x-tenant'] === 'acme' && sent.headers['x-gateway-key'] === gatewayKey
+        ? undefined
+        : { status: 403, headers: { 'content-type': 'text/plain' }, body: Buffer.from('gateway: unknown tenant') },
+  });
+  try {
+    const ran = await runAction({
+      ...targetInputs(target, gateway.baseUrl),
+      DECISION_CONFORMANCE_ONLY: 'AUTH-MISSING-KEY,DECIDE-ONE-ANSWER-PER-QUESTION,COVERAGE-GET-HEALTH',
+      DECISION_CONFORMANCE_HEADERS: 'X-Tenant: acme\n',
+      DECISION_SECRET_HEADERS: `X-Gateway-Key: ${gatewayKey}\n`,
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout.split('\n').filter((line) => line.includes(gatewayKey))).toEqual([`::add-mask::${gatewayKey}`]);
+    expect(ran.stderr).not.toContain(gatewayKey);
+    expect(readFileSync(join(ran.outputs['report-dir']!, 'results.json'), 'utf8')).not.toContain(gatewayKey);
+  } finally {
+    await gateway.close();
+    await target.stop();
+  }
+});
