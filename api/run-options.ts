@@ -2,6 +2,7 @@
 // and the command line's `run` (cli/args.ts reads argv and the environment into these options)
 // both check them here, so each default and each refusal lives once. A refusal names the option
 // by its flag of `decision-conformance run`, as the command line prints it.
+import { readFileSync } from 'node:fs';
 import { ALL_CAPABILITIES, type Capability } from '../harness/check.ts';
 import { DEFAULT_CONCURRENCY } from '../harness/overlap.ts';
 import { PROFILE_NAMES, type ChoiceOverrides, type ProfileName } from '../reference-impl/server/profile.ts';
@@ -60,6 +61,12 @@ export interface RunOptions {
   headers?: string[];
   /** As `headers`, with values redacted in output and reports like keys (a gateway's own key). */
   secretHeaders?: string[];
+  /** A proxy every request goes through, over HTTPS_PROXY / HTTP_PROXY (which are read too, with NO_PROXY). */
+  proxy?: string;
+  /** A file of PEM CA certificates to trust beside Node's own (a private CA of a staging server). */
+  caCert?: string;
+  /** Accept any certificate of the server. */
+  insecure?: boolean;
 }
 
 /** A run's settings once checked, every default applied. */
@@ -90,6 +97,8 @@ export interface RunPlan {
   headers?: Record<string, string>;
   /** The values among them to redact like keys. */
   secretHeaderValues?: string[];
+  /** How requests reach the target (harness/connection.ts): the proxy, the CA's PEM text, whether to accept any certificate. */
+  connection?: { proxy?: string; caCert?: string; insecure?: boolean };
 }
 
 /**
@@ -223,8 +232,28 @@ export function validateRunOptions(
     seed: options.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : positiveInteger('--seed', options.seed, 1, written.seed),
     ...(options.numRuns !== undefined ? { numRuns: positiveInteger('--num-runs', options.numRuns, 1, written.numRuns) } : {}),
     headers: Object.fromEntries(given.map(({ name, value }) => [name, value])),
+    ...connectionOf(options, baseUrl),
     secretHeaderValues: given.filter((header) => header.flag === '--header-secret').map(({ value }) => value),
   };
+}
+
+/** The proxy and TLS options, checked: a proxy URL that parses, a CA file that can be read and holds a certificate. */
+function connectionOf(options: RunOptions, baseUrl: string | undefined): Pick<RunPlan, 'connection'> {
+  const { proxy, caCert, insecure } = options;
+  if (proxy === undefined && caCert === undefined && !insecure) return {};
+  if (baseUrl === undefined) throw refuse('--proxy, --ca-cert and --insecure are for --base-url: the bundled reference server is reached directly');
+  if (proxy !== undefined && !/^https?:\/\/[^/]/.test(proxy))
+    throw refuse(`--proxy ${JSON.stringify(proxy)}: give the proxy as http://host:port or https://host:port`);
+  let pem: string | undefined;
+  if (caCert !== undefined) {
+    try {
+      pem = readFileSync(caCert, 'utf8');
+    } catch (error) {
+      throw refuse(`--ca-cert ${caCert}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw refuse(`--ca-cert ${caCert}: no PEM certificate in it (-----BEGIN CERTIFICATE-----)`);
+  }
+  return { connection: { ...(proxy !== undefined ? { proxy } : {}), ...(pem !== undefined ? { caCert: pem } : {}), ...(insecure ? { insecure } : {}) } };
 }
 
 /** Headers the kit sets itself, per request: a check varies or leaves out each of them. */

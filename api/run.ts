@@ -6,7 +6,9 @@ import type { SharedWork, Target } from '../harness/context.ts';
 import { KEY_VARIABLES, type BodyStore } from '../harness/http.ts';
 import { createRuleLedger } from '../harness/response-rules/ledger.ts';
 import { runChecks } from '../harness/runner.ts';
+import type { Dispatcher } from 'undici';
 import { coverageOf } from '../coverage/tally.ts';
+import { connectionDispatcher, environmentProxy } from '../harness/connection.ts';
 import { buildRunReport, type ConformanceRunReport } from '../reports/run-report.ts';
 import { writeReports, type WrittenReports } from '../reports/write.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
@@ -38,6 +40,7 @@ export interface RunOutcome {
 export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise<RunOutcome> {
   const line = (text: string) => events.line?.(text);
   const embedded = plan.baseUrl === undefined ? await startEmbeddedTarget({ profile: plan.referenceProfile, choices: plan.referenceChoices }) : undefined;
+  let closeAtEnd: Dispatcher | undefined;
   try {
     const baseUrl = embedded?.baseUrl ?? plan.baseUrl!;
     const keyA = embedded?.keyA ?? plan.keyA!;
@@ -45,12 +48,15 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
     const expiry = embedded ? { key: embedded.keyShortTtl, ttlMs: embedded.shortTtlMs } : plan.expiry;
     const secrets = [keyA, keyB, expiry?.key, ...(plan.secretHeaderValues ?? [])].filter((key): key is string => Boolean(key));
     const headers = plan.headers ?? {};
+    const dispatcher = plan.connection ? connectionDispatcher(plan.connection) : environmentProxy(process.env) ? connectionDispatcher({}) : undefined;
+    closeAtEnd = dispatcher;
     const target: Target = {
       baseUrl,
       capabilities: new Set(plan.capabilities),
       hasSecondKey: keyB !== undefined,
       ...(expiry ? { shortTtl: expiry } : {}),
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(dispatcher ? { dispatcher } : {}),
     };
 
     const choices = Object.entries(plan.referenceChoices)
@@ -62,13 +68,19 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
     );
 
     const startedAt = new Date();
-    const warmedUp = await warmUp(baseUrl, { key: keyA, role: 'project A', source: `--api-key or ${KEY_VARIABLES.a}` }, plan.warmupTimeoutMs, headers);
+    const warmedUp = await warmUp(
+      baseUrl,
+      { key: keyA, role: 'project A', source: `--api-key or ${KEY_VARIABLES.a}` },
+      plan.warmupTimeoutMs,
+      headers,
+      dispatcher,
+    );
     // Every other key is checked like key A, so that a wrong one is a usage error naming its flag.
     const otherKeys: GivenKey[] = [
       ...(keyB ? [{ key: keyB, role: 'project B', source: `--api-key-b or ${KEY_VARIABLES.b}` }] : []),
       ...(expiry ? [{ key: expiry.key, role: 'the short-lifetime project', source: `--expiry-api-key or ${KEY_VARIABLES.expiry}` }] : []),
     ];
-    const refusal = warmedUp.ok ? await refusedKey(baseUrl, otherKeys, plan.timeoutMs, headers) : undefined;
+    const refusal = warmedUp.ok ? await refusedKey(baseUrl, otherKeys, plan.timeoutMs, headers, dispatcher) : undefined;
     const warmup = refusal ? { ...warmedUp, ok: false, message: refusal } : warmedUp;
     const bodies: BodyStore = new Map();
     const report = (results: CheckResult[]) => {
@@ -131,6 +143,7 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
     const finished = report(results);
     return { exitCode: finished.summary.must_failed > 0 ? 1 : 0, report: finished, results, bodies, ...(await written(finished)) };
   } finally {
+    await closeAtEnd?.close();
     await embedded?.stop();
   }
 }

@@ -2,6 +2,7 @@
 // may take about two minutes, a cold start, so it gets its own long timeout and its duration is
 // reported), then one call with every other key given, so that a wrong key is a usage error
 // naming its flag instead of a row of MUST failures of the server.
+import type { Dispatcher } from 'undici';
 import { createHttp, TransportError, type Reply } from '../harness/http.ts';
 
 export interface Warmup {
@@ -25,8 +26,8 @@ const WARMUP_BODY = {
   questions: { warmup: { type: 'choice', options: { ready: 'The service is ready', other: '' } } },
 };
 
-function decideWith(baseUrl: string, key: string, timeoutMs: number, headers: Readonly<Record<string, string>>): Promise<Reply> {
-  const http = createHttp({ baseUrl, timeoutMs, secrets: [key], record: () => {}, extraHeaders: headers });
+function decideWith(baseUrl: string, key: string, timeoutMs: number, headers: Readonly<Record<string, string>>, dispatcher?: Dispatcher): Promise<Reply> {
+  const http = createHttp({ baseUrl, timeoutMs, secrets: [key], record: () => {}, extraHeaders: headers, ...(dispatcher ? { dispatcher } : {}) });
   return http({ method: 'POST', path: '/v1/decide', key, json: WARMUP_BODY });
 }
 
@@ -34,14 +35,25 @@ const refused = (given: GivenKey) => `the target refused the key given for ${giv
 
 function unanswered(baseUrl: string, error: unknown, slowHint: string): string {
   const what = error instanceof TransportError ? error.message : (error as Error).message;
-  const hint = error instanceof TransportError && error.kind === 'timeout' ? slowHint : 'check that the server is running and that --base-url is right';
+  const hint =
+    error instanceof TransportError && error.kind === 'timeout'
+      ? slowHint
+      : /certificate|self[- ]signed|unable to verify/i.test(what)
+        ? "the server's certificate is not trusted: give its CA with --ca-cert FILE (or NODE_EXTRA_CA_CERTS), or --insecure"
+        : 'check that the server is running and that --base-url is right';
   return `${baseUrl} did not answer a decide call: ${what}; ${hint}`;
 }
 
-export async function warmUp(baseUrl: string, given: GivenKey, timeoutMs: number, headers: Readonly<Record<string, string>> = {}): Promise<Warmup> {
+export async function warmUp(
+  baseUrl: string,
+  given: GivenKey,
+  timeoutMs: number,
+  headers: Readonly<Record<string, string>> = {},
+  dispatcher?: Dispatcher,
+): Promise<Warmup> {
   const started = performance.now();
   try {
-    const reply = await decideWith(baseUrl, given.key, timeoutMs, headers);
+    const reply = await decideWith(baseUrl, given.key, timeoutMs, headers, dispatcher);
     const durationMs = performance.now() - started;
     if (reply.status === 401) return { ok: false, durationMs, status: 401, message: refused(given) };
     return { ok: true, durationMs, status: reply.status };
@@ -56,10 +68,11 @@ export async function refusedKey(
   keys: readonly GivenKey[],
   timeoutMs: number,
   headers: Readonly<Record<string, string>> = {},
+  dispatcher?: Dispatcher,
 ): Promise<string | undefined> {
   for (const given of keys) {
     try {
-      if ((await decideWith(baseUrl, given.key, timeoutMs, headers)).status === 401) return refused(given);
+      if ((await decideWith(baseUrl, given.key, timeoutMs, headers, dispatcher)).status === 401) return refused(given);
     } catch (error) {
       return unanswered(baseUrl, error, 'raise --timeout-ms if the server is slow');
     }

@@ -43,6 +43,9 @@ Target (without --base-url, the bundled reference server is started and tested):
   --header 'NAME: VALUE'      a header every request carries, e.g. a tenant or routing header a gateway needs (repeatable)
   --header-secret 'NAME: V'   the same, its value redacted in output and reports like a key (a gateway's own key);
                               or env DECISION_SECRET_HEADERS, one per line, so that the value is no argument
+  --proxy URL                 a proxy every request goes through (HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read without it)
+  --ca-cert FILE              PEM CA certificates to trust beside Node's own (as NODE_EXTRA_CA_CERTS does, for this run)
+  --insecure                  accept any certificate of the server (a self-signed staging server)
   --reference-profile NAME    without --base-url: the bundled server's open-point choices, ${PROFILE_NAMES.join(' or ')} (default reference)
   --reference-choice ID=NAME  without --base-url: the bundled server makes choice NAME (${PROFILE_NAMES.join(' or ')}) on open point ID,
                               over the profile's (repeatable), e.g. upload-body-limit=alternate, an alternate served only alone
@@ -120,6 +123,9 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
         'expiry-ttl-seconds': { type: 'string' },
         capabilities: { type: 'string' },
         header: { type: 'string', multiple: true },
+        proxy: { type: 'string' },
+        'ca-cert': { type: 'string' },
+        insecure: { type: 'boolean' },
         'header-secret': { type: 'string', multiple: true },
         'reference-profile': { type: 'string' },
         'reference-choice': { type: 'string', multiple: true },
@@ -149,6 +155,9 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
     expiry: { apiKey: values['expiry-api-key'], ttlSeconds: numberOf(values['expiry-ttl-seconds']) },
     ...(values.capabilities !== undefined ? { capabilities: list(values.capabilities) as Capability[] } : {}),
     ...(values.header ? { headers: values.header } : {}),
+    ...(values.proxy !== undefined ? { proxy: values.proxy } : {}),
+    ...(values['ca-cert'] !== undefined ? { caCert: values['ca-cert'] } : {}),
+    ...(values.insecure ? { insecure: true } : {}),
     ...(values['header-secret'] || env.DECISION_SECRET_HEADERS?.trim()
       ? { secretHeaders: [...(values['header-secret'] ?? []), ...linesOf(env.DECISION_SECRET_HEADERS)] }
       : {}),

@@ -1,5 +1,6 @@
 // What a check gets: the target, HTTP with each key, and ways to fail, skip and observe. The check
 // model (check.ts) builds on this module and re-exports what is declared here; nothing here imports it.
+import type { Dispatcher } from 'undici';
 import type { CoverageRecord } from './coverage.ts';
 import type { Http, Reply, SentRequest } from './http.ts';
 import { DEFAULT_CONCURRENCY } from './overlap.ts';
@@ -50,6 +51,8 @@ export interface Target {
   shortTtl?: { key: string; ttlMs: number };
   /** Headers every request to the target carries (--header, --header-secret): a gateway's, not the API's. */
   headers?: Readonly<Record<string, string>>;
+  /** How requests reach the target: a proxy, a CA to trust (connection.ts); absent: as Node sends them. */
+  dispatcher?: Dispatcher;
 }
 
 /** One project's view of the API. */

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { getGlobalDispatcher, request } from 'undici';
+import { getGlobalDispatcher, request, type Dispatcher } from 'undici';
 import { operations } from '../spec/index.ts';
 import { recognisedCredential, type ProjectName, type RecordedCredential } from './key-variants.ts';
 import { currentOverlapGroup } from './overlap-group.ts';
@@ -77,6 +77,8 @@ export interface HttpOptions {
    * under the request's own: a check that sets one of them sets it for its request.
    */
   extraHeaders?: Readonly<Record<string, string>>;
+  /** How requests reach the target: through a proxy, trusting a CA (harness/connection.ts); default undici's global dispatcher. */
+  dispatcher?: Dispatcher;
   bodyCapBytes?: number;
   /** Secrets to redact wherever they appear in recorded exchanges. */
   secrets: string[];
@@ -343,7 +345,10 @@ function sendOnce(options: HttpOptions): Http {
         signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]) : AbortSignal.timeout(options.timeoutMs),
       };
       // request(url) parses the URL, which removes dot segments; the dispatcher takes the path as given.
-      const response = sent.exactPath ? await getGlobalDispatcher().request({ ...init, ...exactTarget(options.baseUrl, sent.path) }) : await request(url, init);
+      const dispatcher = options.dispatcher ?? getGlobalDispatcher();
+      const response = sent.exactPath
+        ? await dispatcher.request({ ...init, ...exactTarget(options.baseUrl, sent.path) })
+        : await request(url, { ...init, dispatcher });
       const bytes = await readCapped(response.body as AsyncIterable<Buffer>, cap);
       const durationMs = performance.now() - started;
       const text = bytes.toString('utf8');

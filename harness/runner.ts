@@ -102,6 +102,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     baseUrl: options.target.baseUrl,
     timeoutMs: options.timeoutMs,
     ...(options.target.headers ? { extraHeaders: options.target.headers } : {}),
+    ...(options.target.dispatcher ? { dispatcher: options.target.dispatcher } : {}),
     secrets,
     keys: keyVariables(options),
     ...(options.bodies ? { bodies: options.bodies } : {}),

@@ -1,7 +1,8 @@
 // A deliberately broken server: a proxy in front of a good one that rewrites requests or
 // responses in one named way. The kit's tests use it to prove that each check can fail.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
@@ -62,8 +63,15 @@ export async function forward(upstream: string, sent: ProxiedRequest): Promise<P
   };
 }
 
-export async function startMutatingProxy(upstream: string, mutation: Mutation): Promise<RunningProxy> {
-  const server = createServer(async (incoming, outgoing) => {
+/** A certificate and key for serving HTTPS (a gateway that terminates TLS). */
+export interface ServingTls {
+  key: string;
+  cert: string;
+}
+
+/** Starts the proxy on 127.0.0.1; with `tls`, it serves HTTPS, its base URL naming localhost (the name the test certificate holds). */
+export async function startMutatingProxy(upstream: string, mutation: Mutation, tls?: ServingTls): Promise<RunningProxy> {
+  const handle = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     try {
       let sent: ProxiedRequest = {
         method: incoming.method ?? 'GET',
@@ -88,11 +96,12 @@ export async function startMutatingProxy(upstream: string, mutation: Mutation): 
       outgoing.writeHead(502, { 'content-type': 'text/plain' });
       outgoing.end(`proxy failure: ${(error as Error).message}`);
     }
-  });
+  };
+  const server: Server = tls ? createHttpsServer(tls, handle) : createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,
     server,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,86 @@
+// A deployed server reached as users reach one: over HTTPS with a certificate of a private CA,
+// and through a forward proxy, given by --proxy or by HTTP_PROXY (and skipped for NO_PROXY). Each
+// gives the verdicts of the direct run; an untrusted certificate is a usage error that says what
+// to give.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
+import { startForwardProxy, type ForwardProxy } from '../../harness/testing/forward-proxy.ts';
+import { runKitCommand } from '../../harness/testing/kit-command.ts';
+import { startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
+
+/** A test-only certificate for localhost and 127.0.0.1, and its key: trusted nowhere but here. */
+const TLS_DIR = new URL('../../harness/testing/tls/', import.meta.url);
+const CERT_FILE = new URL('localhost-cert.pem', TLS_DIR).pathname;
+const tls = { cert: readFileSync(CERT_FILE, 'utf8'), key: readFileSync(new URL('localhost-key.pem', TLS_DIR), 'utf8') };
+const CHECKS = 'AUTH-MISSING-KEY,DECIDE-ONE-ANSWER-PER-QUESTION,COVERAGE-GET-HEALTH';
+
+describe('a deployed server', () => {
+  let target: EmbeddedTarget;
+  let https: RunningProxy;
+  let proxy: ForwardProxy;
+  beforeAll(async () => {
+    target = await startEmbeddedTarget();
+    https = await startMutatingProxy(target.baseUrl, {}, tls);
+    proxy = await startForwardProxy();
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await https?.close();
+    await target?.stop();
+  });
+
+  const run = (baseUrl: string, extra: string[] = [], env: Record<string, string> = {}) =>
+    runKitCommand(
+      [
+        'run',
+        '--base-url',
+        baseUrl,
+        '--suite',
+        'conformance,coverage',
+        '--only',
+        CHECKS,
+        '--report-dir',
+        mkdtempSync(join(tmpdir(), 'decision-deployed-')),
+        ...extra,
+      ],
+      { DECISION_API_KEY: target.keyA, ...env },
+    );
+
+  test('over HTTPS with a private CA: --ca-cert or --insecure pass as the direct run; neither is exit 2 saying what to give', async () => {
+    const trusted = await run(https.baseUrl, ['--ca-cert', CERT_FILE]);
+    expect(trusted.code, trusted.out + trusted.err).toBe(0);
+    const insecure = await run(https.baseUrl, ['--insecure']);
+    expect(insecure.code, insecure.out + insecure.err).toBe(0);
+    const untrusted = await run(https.baseUrl);
+    expect(untrusted.code).toBe(2);
+    expect(untrusted.err).toMatch(/certificate is not trusted: give its CA with --ca-cert FILE \(or NODE_EXTRA_CA_CERTS\), or --insecure/);
+    const unreadable = await run(https.baseUrl, ['--ca-cert', join(tmpdir(), 'no-such-ca.pem')]);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.err).toMatch(/--ca-cert .*no-such-ca\.pem: cannot read it \(ENOENT\)/);
+  });
+
+  test('through a forward proxy, named by --proxy or by HTTP_PROXY, and not for a host NO_PROXY lists', async () => {
+    const before = proxy.used();
+    const flagged = await run(target.baseUrl, ['--proxy', proxy.url]);
+    expect(flagged.code, flagged.out + flagged.err).toBe(0);
+    const throughFlag = proxy.used() - before;
+    expect(throughFlag).toBeGreaterThan(0);
+
+    const fromEnvironment = await run(target.baseUrl, [], { HTTP_PROXY: proxy.url });
+    expect(fromEnvironment.code, fromEnvironment.out + fromEnvironment.err).toBe(0);
+    const throughEnvironment = proxy.used() - before - throughFlag;
+    expect(throughEnvironment).toBeGreaterThan(0);
+
+    const bypassed = await run(target.baseUrl, [], { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+    expect(bypassed.code, bypassed.out + bypassed.err).toBe(0);
+    expect(proxy.used() - before - throughFlag - throughEnvironment).toBe(0);
+
+    // HTTPS through the proxy, trusting the private CA: the CA applies to the server behind the tunnel.
+    const tunnelled = await run(https.baseUrl, ['--proxy', proxy.url, '--ca-cert', CERT_FILE]);
+    expect(tunnelled.code, tunnelled.out + tunnelled.err).toBe(0);
+  });
+});
