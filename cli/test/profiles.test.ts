@@ -1,8 +1,9 @@
 // Verdicts trusted both ways: the bundled server in its alternate profile makes, on the open
-// points, the other choices the seed equally allows. Every check of both suites must give it
+// points, the other choices the seed equally allows. Every check of the three suites must give it
 // no MUST failure; a check that did would be judging a reference choice, not the seed.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { checks as conformanceChecks } from '../../conformance/registry.ts';
+import { checks as coverageChecks } from '../../coverage/checks.ts';
 import { ALL_CAPABILITIES } from '../../harness/check.ts';
 import { runChecks } from '../../harness/runner.ts';
 import { barrierDuringConcurrentChecks } from '../../harness/testing/burst-barrier.ts';
@@ -16,8 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => target.stop());
 
-test('every conformance and property check gives the alternate profile 0 MUST failures', async () => {
-  const results = await runChecks([...conformanceChecks, ...propertyChecks], {
+test('every conformance, coverage and property check gives the alternate profile 0 MUST failures', async () => {
+  const results = await runChecks([...conformanceChecks, ...coverageChecks, ...propertyChecks], {
     target: {
       baseUrl: target.baseUrl,
       capabilities: new Set(ALL_CAPABILITIES),
@@ -33,7 +34,7 @@ test('every conformance and property check gives the alternate profile 0 MUST fa
     // The server runs in this process: the barrier makes the concurrent checks' overlap certain on a busy machine.
     ...barrierDuringConcurrentChecks(target.server),
   });
-  expect(results.length).toBe(conformanceChecks.length + propertyChecks.length);
+  expect(results.length).toBe(conformanceChecks.length + coverageChecks.length + propertyChecks.length);
   const mustFailures = results.filter((result) => result.level === 'MUST' && result.status !== 'pass' && result.status !== 'skip');
   expect(mustFailures.map((result) => `${result.id}: ${result.message ?? result.status}`)).toEqual([]);
   // The concurrency checks ran on a real overlap (the barrier's): none was skipped for want of one.
@@ -57,12 +58,12 @@ test('every conformance and property check gives the alternate profile 0 MUST fa
 }, 240_000);
 
 // Alternates served only alone (x-alternate-choice.served_alone) would hide another alternate in
-// the profile as a whole: each is run on its own, with every conformance check.
+// the profile as a whole: each is run on its own, with every conformance and coverage check.
 for (const point of openPoints.filter((entry) => entry.alternateChoice.served_alone)) {
-  test(`every conformance check gives the alternate of ${point.id}, chosen alone, 0 MUST failures`, async () => {
+  test(`every conformance and coverage check gives the alternate of ${point.id}, chosen alone, 0 MUST failures`, async () => {
     const alone = await startEmbeddedTarget({ choices: { [point.id]: 'alternate' } });
     try {
-      const results = await runChecks(conformanceChecks, {
+      const results = await runChecks([...conformanceChecks, ...coverageChecks], {
         target: {
           baseUrl: alone.baseUrl,
           capabilities: new Set(ALL_CAPABILITIES),
