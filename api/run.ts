@@ -8,7 +8,7 @@ import { createRuleLedger } from '../harness/response-rules/ledger.ts';
 import { runChecks } from '../harness/runner.ts';
 import type { Dispatcher } from 'undici';
 import { coverageOf } from '../coverage/tally.ts';
-import { connectionDispatcher, environmentProxy } from '../harness/connection.ts';
+import { connectionDispatcher } from '../harness/connection.ts';
 import { buildRunReport, type ConformanceRunReport } from '../reports/run-report.ts';
 import { writeReports, type WrittenReports } from '../reports/write.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
@@ -48,7 +48,8 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
     const expiry = embedded ? { key: embedded.keyShortTtl, ttlMs: embedded.shortTtlMs } : plan.expiry;
     const secrets = [keyA, keyB, expiry?.key, ...(plan.secretHeaderValues ?? [])].filter((key): key is string => Boolean(key));
     const headers = plan.headers ?? {};
-    const dispatcher = plan.connection ? connectionDispatcher(plan.connection) : environmentProxy(process.env) ? connectionDispatcher({}) : undefined;
+    // A deployed server is reached through the proxy and CA given (or the environment's proxy); the bundled one, on this machine, directly.
+    const dispatcher = embedded ? undefined : connectionDispatcher(plan.connection ?? {});
     closeAtEnd = dispatcher;
     const target: Target = {
       baseUrl,

@@ -10,9 +10,9 @@ import { describeReply, isSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { jsonRequestSchema, openPoint, operations, requestParameters, schemaNodes, type Operation } from '../spec/index.ts';
 import { bodyCases } from './body-cases.ts';
-import { describeExpectation, type BaseRequest, type CoverageCase, type Expectation } from './case.ts';
+import { describeExpectation, type CoverageCase, type Expectation } from './case.ts';
 import { requestCases } from './request-cases.ts';
-import { assetHook, NotPrepared, projectAssets, subjectOf } from './subjects.ts';
+import { assetHook, NotPrepared, projectAssets, subjectOf, type Assets } from './subjects.ts';
 
 /** Cases in flight at once: enough to overlap, few enough that a 25 MB upload case does not crowd out the rest. */
 const IN_FLIGHT = 8;
@@ -65,13 +65,13 @@ async function inFlight<T>(items: readonly T[], limit: number, work: (item: T) =
 }
 
 /** The cases of one operation at one level, with their passing requests and what could not be tried. */
-async function casesOf(t: CheckContext, op: Operation, level: Level, assets: ReturnType<typeof projectAssets>) {
+async function casesOf(t: CheckContext, op: Operation, level: Level, assets: Assets) {
   const prepared = subjectOf(t, op.operationId, assets);
   if (typeof prepared === 'string') t.skip(prepared);
   const subject = prepared;
   const generated = [requestCases(subject.base)];
   if (subject.body) {
-    const hook = await assetHook(t, assets);
+    const hook = await assetHook(t, assets, op.operationId);
     generated.push(
       bodyCases({ operation: op.operationId, root: subject.body.root, hook, claims: t.target.capabilities, request: subject.body.request }, ALL_CAPABILITIES),
     );
@@ -91,7 +91,10 @@ async function runOperation(t: CheckContext, op: Operation, level: Level): Promi
     const passed = new Set<string>();
     const refusedBases: string[] = [];
     for (const base of bases) {
-      const reply = await send(t, base, false).catch((error: Error) => error);
+      const reply = await base
+        .request()
+        .then((request) => t.a.send(request))
+        .catch((error: Error) => error);
       if (!(reply instanceof Error) && isSuccess(reply)) passed.add(base.key);
       else refusedBases.push(`${base.key.slice(0, 80)}: ${reply instanceof Error ? reply.message : describeReply(reply)}`);
       if (!(reply instanceof Error)) created(reply, assets);
@@ -148,12 +151,8 @@ function observe(t: CheckContext, results: readonly Sent[]): void {
   t.observe({ summary: `${results.length} cases inside open points answered ${summary}` });
 }
 
-async function send(t: CheckContext, base: BaseRequest, anonymous: boolean): Promise<Reply> {
-  return (anonymous ? t.anonymous : t.a).send(await base.request());
-}
-
 /** Uploads a case made are deleted when the check ends; those a case deleted are not deleted again. */
-function created(reply: Reply, assets: ReturnType<typeof projectAssets>): void {
+function created(reply: Reply, assets: Assets): void {
   if (!isSuccess(reply) || reply.json?.object !== 'asset' || typeof reply.json.id !== 'string') return;
   if (reply.json.deleted === true) assets.gone(reply.json.id);
   else assets.created(reply.json.id);

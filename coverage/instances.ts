@@ -24,7 +24,7 @@ const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON
  * their required properties and those of their example (a noul question its instructions), each
  * built the same way; a scalar of the example (or `preferred`) is kept where it fits.
  */
-export function minimalValue(node: Json, steps: readonly SchemaStep[], hook: LeafHook, preferred?: unknown): unknown {
+function minimalValue(node: Json, steps: readonly SchemaStep[], hook: LeafHook, preferred?: unknown): unknown {
   const { schema, name } = resolvedSchema(node);
   const hooked = hook(name, steps);
   if (hooked !== undefined) return hooked;

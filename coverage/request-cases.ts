@@ -20,7 +20,7 @@ import {
   type RequestParameter,
 } from '../spec/index.ts';
 import type { BaseRequest, CaseRequest, CoverageCase, Expectation } from './case.ts';
-import { offPattern, stringOfLength } from './values.ts';
+import { lengthCases, offPattern } from './values.ts';
 import { reachableSize, sampleOfSize, SIZABLE_TYPES } from './sized-samples.ts';
 
 /** How to send a passing request of one operation; `prepare` makes a fresh one (a DELETE needs its own asset). */
@@ -93,7 +93,7 @@ function withPathValue(request: CaseRequest, template: string, name: string, val
 }
 
 /** The parameter cases of one operation: each keyword of each parameter's schema, at its bounds and past them. */
-function parameterCases(op: OperationBase, emit: Emit, untestable: UntestableEntry[]): void {
+function parameterCases(op: OperationBase, emit: Emit): void {
   const spec = operation(op.operation);
   for (const parameter of requestParameters(op.operation)) {
     const { schema } = resolvedSchema(parameter.schema);
@@ -103,19 +103,15 @@ function parameterCases(op: OperationBase, emit: Emit, untestable: UntestableEnt
         ? REFUSED
         : { kind: 'observed', openPoint: parameter.invalidValue.openPoint }
       : REFUSED;
-    const put = async (value: string) => {
-      const request = await op.prepare();
+    // The request with the parameter's value replaced; the same for every case of the parameter.
+    const placed = (request: CaseRequest, value: string): CaseRequest => {
       if (parameter.in === 'header') return withHeader(request, parameter.name, value);
       if (parameter.in === 'path') return withPathValue(request, spec.path, parameter.name, value);
       return { ...request, path: `${request.path}${request.path.includes('?') ? '&' : '?'}${encodeURIComponent(parameter.name)}=${encodeURIComponent(value)}` };
     };
+    const put = async (value: string) => placed(await op.prepare(), value);
     const where = `${parameter.in} ${parameter.name}`;
-    if (keywords.includes('type'))
-      untestable.push({
-        operation: op.operation,
-        what: `${parameter.name} type`,
-        reason: `a ${parameter.in} parameter is text on the wire: JSON types do not apply`,
-      });
+    // The JSON types of a parameter are listed untestable by the tally (tally.ts), not here.
     const example = typeof parameter.example === 'string' ? parameter.example : undefined;
     if (parameter.in === 'header' && example !== undefined)
       emit.add(
@@ -124,24 +120,13 @@ function parameterCases(op: OperationBase, emit: Emit, untestable: UntestableEnt
         keywords.filter((name) => name === 'pattern').map((name) => keyword(op.operation, parameter, name, 'positive')),
         answeredFor(op),
       );
-    for (const [name, bound, outside] of [
-      ['minLength', schema.minLength, -1],
-      ['maxLength', schema.maxLength, 1],
-    ] as const) {
-      if (typeof bound !== 'number') continue;
-      for (const length of [bound, bound + outside]) {
-        // Past a bound the pattern may break too (an empty string matches no `+`): the length is what is tried.
-        const value = length >= 0 ? (stringOfLength(schema, length) ?? (length === bound ? undefined : 'a'.repeat(length))) : undefined;
-        if (value === undefined) continue;
-        const polarity = length === bound ? 'positive' : 'negative';
-        emit.add(
-          `${where} ${name}: ${length} characters`,
-          () => put(value),
-          [keyword(op.operation, parameter, name, polarity)],
-          polarity === 'positive' ? answeredFor(op) : negative,
-        );
-      }
-    }
+    for (const { keyword: name, length, value, within } of lengthCases(schema))
+      emit.add(
+        `${where} ${name}: ${length} characters`,
+        () => put(value),
+        [keyword(op.operation, parameter, name, within ? 'positive' : 'negative')],
+        within ? answeredFor(op) : negative,
+      );
     if (keywords.includes('pattern')) {
       // Off the pattern, from a valid value: the example, or (a path's) the real resource's id.
       const offFrom = async () => {
@@ -149,9 +134,7 @@ function parameterCases(op: OperationBase, emit: Emit, untestable: UntestableEnt
         const valid = parameter.in === 'path' ? decodeURIComponent(request.path.split('/').at(-1) ?? '') : (example ?? 'a');
         const off = offPattern(schema, valid);
         if (off === undefined) throw new Error(`no value off the pattern of ${parameter.name}`);
-        if (parameter.in === 'header') return withHeader(request, parameter.name, off);
-        if (parameter.in === 'path') return withPathValue(request, spec.path, parameter.name, off);
-        return request;
+        return placed(request, off);
       };
       emit.add(`${where} pattern: a value off the pattern`, offFrom, [keyword(op.operation, parameter, 'pattern', 'negative')], negative);
       if (parameter.in === 'path')
@@ -304,7 +287,7 @@ export function requestCases(op: OperationBase): { bases: BaseRequest[]; cases: 
   const untestable: UntestableEntry[] = [];
   const spec = operation(op.operation);
   const emit = emitter(op, cases, 'passing request');
-  parameterCases(op, emit, untestable);
+  parameterCases(op, emit);
   acceptCases(op, emit, spec.requiresKey);
   if (spec.requestMediaTypes.includes('application/json')) jsonBodyCases(op, emit);
   else if (spec.requestMediaTypes.length > 0) uploadCases(op, emit, untestable);

@@ -6,12 +6,15 @@ import { randomBytes } from 'node:crypto';
 import type { Capability } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { isSuccess } from '../harness/expect.ts';
-import { choiceQuestion, decideBody, questionIds, referenceFeedbackBody } from '../harness/requests.ts';
-import { pngImage, pdfWithPages, wavSeconds } from '../harness/samples/media.ts';
-import { openPoint, operation, partFamilies, type MediaFamily, type SchemaStep } from '../spec/index.ts';
+import { choiceQuestion, decideBody, questionIds, referenceFeedbackBody, SAMPLE_TYPE_OF } from '../harness/requests.ts';
+import { pngImage, sampleFor } from '../harness/samples/media.ts';
+import { jsonRequestSchema, openPoint, operation, partFamilies, schemaNodes, type MediaFamily, type SchemaStep } from '../spec/index.ts';
 import type { CaseRequest } from './case.ts';
 import { Unbuildable, type LeafHook } from './instances.ts';
 import type { OperationBase } from './request-cases.ts';
+
+/** The component an asset id is (AssetId): where a body names an asset. */
+const ASSET_ID = 'AssetId';
 
 /** Why a passing request could not be prepared. */
 export class NotPrepared extends Error {}
@@ -29,19 +32,13 @@ export interface Assets {
   cleanup(): Promise<void>;
 }
 
-const FAMILY_FILES: Record<MediaFamily, { bytes: () => Uint8Array; type: string }> = {
-  image: { bytes: () => pngImage(), type: 'image/png' },
-  document: { bytes: () => pdfWithPages(1), type: 'application/pdf' },
-  audio: { bytes: () => wavSeconds(1), type: 'audio/wav' },
-};
-
 export function projectAssets(t: CheckContext): Assets {
   const ids = new Set<string>();
   const byFamily = new Map<MediaFamily, Promise<string>>();
   const upload = async (family: MediaFamily) => {
-    const file = FAMILY_FILES[family];
-    const reply = await t.a.upload(file.bytes(), file.type);
-    if (!isSuccess(reply) || typeof reply.json?.id !== 'string') throw new NotPrepared(`uploading a ${file.type} answered status ${reply.status}`);
+    const type = SAMPLE_TYPE_OF[family];
+    const reply = await t.a.upload(sampleFor(type), type);
+    if (!isSuccess(reply) || typeof reply.json?.id !== 'string') throw new NotPrepared(`uploading a ${type} answered status ${reply.status}`);
     ids.add(reply.json.id);
     return reply.json.id;
   };
@@ -59,13 +56,15 @@ export function projectAssets(t: CheckContext): Assets {
   };
 }
 
-/** The hook that names a real asset of the part's family wherever a body needs an asset id. */
-export async function assetHook(t: CheckContext, assets: Assets): Promise<LeafHook> {
+/** The hook that names a real asset of the part's family wherever a body needs an asset id; nothing is uploaded for a body that has none. */
+export async function assetHook(t: CheckContext, assets: Assets, operationId: string): Promise<LeafHook> {
   const known = new Map<MediaFamily, string>();
-  if (t.target.capabilities.has('assets'))
+  const root = jsonRequestSchema(operationId);
+  const referencesAssets = root !== undefined && schemaNodes(root).some((node) => node.name === ASSET_ID);
+  if (referencesAssets && t.target.capabilities.has('assets'))
     for (const family of Object.keys(partFamilies) as MediaFamily[]) known.set(family, await assets.of(family).catch(() => ''));
   return (name: string | undefined, steps: readonly SchemaStep[]) => {
-    if (name !== 'AssetId') return undefined;
+    if (name !== ASSET_ID) return undefined;
     const tag = steps.findLast((step): step is Extract<SchemaStep, { kind: 'branch' }> => step.kind === 'branch' && step.tag !== undefined)?.tag?.value;
     const family = tag && tag in partFamilies ? partFamilies[tag as MediaFamily][0]! : undefined;
     const id = family ? known.get(family) : undefined;

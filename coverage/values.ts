@@ -65,6 +65,27 @@ export function stringOfLength(schema: JsonObject, length: number): string | und
 }
 
 /**
+ * The strings at each length bound of a schema and one past it: `minLength` and one less,
+ * `maxLength` and one more. At a bound the value still matches the pattern; past it only the
+ * length is what is tried (an empty string matches no `+`), so it may break the pattern too.
+ */
+export function lengthCases(schema: JsonObject): Array<{ keyword: 'minLength' | 'maxLength'; length: number; value: string; within: boolean }> {
+  const cases = [];
+  for (const [keyword, bound, outside] of [
+    ['minLength', schema.minLength, -1],
+    ['maxLength', schema.maxLength, 1],
+  ] as const) {
+    if (typeof bound !== 'number') continue;
+    for (const length of [bound, bound + outside]) {
+      const within = length === bound;
+      const value = length < 0 ? undefined : (stringOfLength(schema, length) ?? (within ? undefined : 'a'.repeat(length)));
+      if (value !== undefined) cases.push({ keyword, length, value, within });
+    }
+  }
+  return cases;
+}
+
+/**
  * A string just off the schema's pattern and within its length bounds, made from a valid value by
  * one small change (a space in the middle, a character the pattern leaves out at either end, a
  * few characters cut), or undefined when none of them is off the pattern.

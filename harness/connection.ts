@@ -19,7 +19,7 @@ export interface ConnectionOptions {
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
 
 /** Whether the environment names a proxy. */
-export const environmentProxy = (env: NodeJS.ProcessEnv) => PROXY_VARIABLES.some((name) => Boolean(env[name]?.trim()));
+const environmentProxy = (env: NodeJS.ProcessEnv) => PROXY_VARIABLES.some((name) => Boolean(env[name]?.trim()));
 
 /** The dispatcher for these options, or undefined when requests go out as Node sends them; close it when the run ends. */
 export function connectionDispatcher(options: ConnectionOptions): Dispatcher | undefined {

@@ -34,7 +34,8 @@ export function postDecideText(client: ApiClient, text: string, contentType = 'a
   return client.send({ method: 'POST', path: '/v1/decide', raw: text, contentType, ...(headers ? { headers } : {}) });
 }
 
-const SAMPLE_TYPE_OF: Record<MediaPartType, SampleMimeType> = { image: 'image/png', document: 'application/pdf', audio: 'audio/wav' };
+/** The sample type uploaded for a part of each media type. */
+export const SAMPLE_TYPE_OF: Record<MediaPartType, SampleMimeType> = { image: 'image/png', document: 'application/pdf', audio: 'audio/wav' };
 
 /**
  * Uploads `count` small valid files for parts of `type` with the first project's key, runs `use`

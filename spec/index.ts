@@ -38,5 +38,5 @@ export { schemaValidator, requestBodyValidator, requestBodySchemaName, responseS
 export type { ValidationMode, ValidationIssue, ValidationResult, Validator, ResponseSchemaChoice } from './validators.ts';
 export type { components, paths, operations as operationTypes } from './types.gen.ts';
 export type { Schemas } from './types.ts';
-export { schemaNodes, resolvedSchema, constraintKeywords, jsonRequestSchema, requestParameters, pointerOf, CONSTRAINT_KEYWORDS } from './request-schemas.ts';
-export type { SchemaNode, SchemaStep, ConstraintKeyword, RequestParameter, InvalidValueRule } from './request-schemas.ts';
+export { schemaNodes, resolvedSchema, constraintKeywords, jsonRequestSchema, requestParameters, pointerOf } from './request-schemas.ts';
+export type { SchemaNode, SchemaStep, ConstraintKeyword, RequestParameter } from './request-schemas.ts';

@@ -79,6 +79,12 @@ describe('a deployed server', () => {
     expect(bypassed.code, bypassed.out + bypassed.err).toBe(0);
     expect(proxy.used() - before - throughFlag - throughEnvironment).toBe(0);
 
+    // The bundled server, on this machine, is reached directly whatever proxy the environment names.
+    const bundled = await runKitCommand(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', mkdtempSync(join(tmpdir(), 'decision-deployed-'))], {
+      HTTP_PROXY: 'http://127.0.0.1:9',
+    });
+    expect(bundled.code, bundled.out + bundled.err).toBe(0);
+
     // HTTPS through the proxy, trusting the private CA: the CA applies to the server behind the tunnel.
     const tunnelled = await run(https.baseUrl, ['--proxy', proxy.url, '--ca-cert', CERT_FILE]);
     expect(tunnelled.code, tunnelled.out + tunnelled.err).toBe(0);

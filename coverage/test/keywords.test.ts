@@ -1,14 +1,14 @@
 // Every request keyword of the spec gets a negative case, or is listed untestable with a reason;
 // and every case's expectation agrees with what ajv says of the body it sends.
 import { describe, expect, test } from 'vitest';
-import { ALL_CAPABILITIES } from '../../harness/check.ts';
+import { ALL_CAPABILITIES, type CheckResult } from '../../harness/check.ts';
 import type { CoverageRecord } from '../../harness/coverage.ts';
 import { decideBody, referenceFeedbackBody } from '../../harness/request-bodies.ts';
 import { operations, requestBodySchemaName, schemaValidator, type SchemaStep } from '../../spec/index.ts';
 import { bodyCases } from '../body-cases.ts';
 import type { CaseRequest, CoverageCase } from '../case.ts';
 import { requestCases } from '../request-cases.ts';
-import { specKeywords, untestableKeywords } from '../tally.ts';
+import { coverageOf, specKeywords, untestableKeywords } from '../tally.ts';
 import { checks } from '../checks.ts';
 
 /** A real-looking asset id per part family: the offline stand-in for the uploads a check makes. */
@@ -86,4 +86,26 @@ test('every open point a generated case falls in is among those its OBSERVE chec
       .flatMap((testCase) => (testCase.expectation.kind === 'observed' ? [testCase.expectation.openPoint] : []));
     for (const point of observed) expect(named.has(point), `${op.operationId} ${point}`).toBe(true);
   }
+});
+
+test('the coverage object counts each record against its keyword and dimension, lists every spec keyword, and gathers what was not tried', () => {
+  const result = (coverage: CoverageRecord[]) => ({ coverage, exchanges: [] }) as unknown as CheckResult;
+  const coverage = coverageOf([
+    result([
+      { kind: 'keyword', operation: 'decide', location: 'body', pointer: '/', keyword: 'required', polarity: 'negative' },
+      { kind: 'keyword', operation: 'decide', location: 'body', pointer: '/', keyword: 'required', polarity: 'negative' },
+      { kind: 'keyword', operation: 'decide', location: 'body', pointer: '/', keyword: 'required', polarity: 'positive' },
+      { kind: 'dimension', operation: 'decide', dimension: 'accept', value: 'text/html' },
+      { kind: 'dimension', operation: 'decide', dimension: 'accept', value: 'text/html' },
+    ]),
+    result([{ kind: 'untestable', operation: 'decide', what: '/context<ContentParts> type', reason: 'the target does not claim multimodal' }]),
+  ])!;
+  expect(coverage.keywords).toHaveLength(specKeywords().length);
+  expect(coverage.keywords.find((entry) => entry.operation === 'decide' && entry.pointer === '/' && entry.keyword === 'required')).toMatchObject({
+    positive: 1,
+    negative: 2,
+  });
+  expect(coverage.dimensions).toEqual([{ operation: 'decide', dimension: 'accept', count: 2, values: ['text/html'] }]);
+  expect(coverage.untestable).toContainEqual({ operation: 'decide', what: '/context<ContentParts> type', reason: 'the target does not claim multimodal' });
+  expect(coverageOf([result([])])).toBeUndefined();
 });
