@@ -6,6 +6,7 @@
 //   DECISION_CONFORMANCE_KIT_DIR       the kit's folder (bin/decision-conformance.mjs inside)
 //   DECISION_CONFORMANCE_BASE_URL      server under test; empty: the bundled reference server
 //   DECISION_CONFORMANCE_SUITES, _CAPABILITIES, _ONLY, _SKIP   comma-separated, as the flags take them
+//   DECISION_CONFORMANCE_WORKERS       --workers
 //   DECISION_CONFORMANCE_REPORT_DIR    report folder, relative to the working directory
 //   DECISION_CONFORMANCE_HEADERS       one "Name: value" a line, each a --header
 //   DECISION_API_KEY, DECISION_API_KEY_B, DECISION_EXPIRY_API_KEY, DECISION_EXPIRY_TTL_SECONDS,
@@ -28,6 +29,7 @@ const FLAG_OF = {
   DECISION_CONFORMANCE_CAPABILITIES: '--capabilities',
   DECISION_CONFORMANCE_ONLY: '--only',
   DECISION_CONFORMANCE_SKIP: '--skip',
+  DECISION_CONFORMANCE_WORKERS: '--workers',
 };
 
 /**

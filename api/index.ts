@@ -16,7 +16,7 @@ export { checkSelection } from './selection.ts';
 export interface ConformanceOptions extends Omit<RunOptions, 'expiry'> {
   /** A key of a project whose assets expire quickly, with that lifetime (at most 60 s). */
   expiry?: { apiKey: string; ttlSeconds: number };
-  /** Called with each check's result as soon as it is known, in run order. */
+  /** Called with each check's result as soon as it and every check before it in the catalogue are known. */
   onResult?(result: CheckResult): void;
   /** Called with the lines the command line prints before the checks (target, seed, warm-up). */
   onLine?(text: string): void;

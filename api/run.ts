@@ -6,6 +6,7 @@ import type { SharedWork, Target } from '../harness/context.ts';
 import { KEY_VARIABLES, type BodyStore } from '../harness/http.ts';
 import { createRuleLedger } from '../harness/response-rules/ledger.ts';
 import { runChecks } from '../harness/runner.ts';
+import { rateGate, requestSlots } from '../harness/in-flight.ts';
 import type { Dispatcher } from 'undici';
 import { coverageOf } from '../coverage/tally.ts';
 import { connectionDispatcher } from '../harness/connection.ts';
@@ -84,6 +85,9 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
     const refusal = warmedUp.ok ? await refusedKey(baseUrl, otherKeys, plan.timeoutMs, headers, dispatcher) : undefined;
     const warmup = refusal ? { ...warmedUp, ok: false, message: refusal } : warmedUp;
     const bodies: BodyStore = new Map();
+    // One set of request slots and one pause after 429 for the whole run, across its suites.
+    const slots = requestSlots(plan.workers);
+    const gate = rateGate();
     const report = (results: CheckResult[]) => {
       const coverage = coverageOf(results);
       return buildRunReport({
@@ -95,6 +99,9 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
         startedAt,
         finishedAt: new Date(),
         warmup: { durationMs: warmup.durationMs, ok: warmup.ok, ...(warmup.message ? { message: warmup.message } : {}) },
+        ...(results.length > 0
+          ? { workers: { limit: plan.workers, mostInFlight: slots.most(), pauses: gate.held().times, pausedMs: gate.held().totalMs } }
+          : {}),
         secrets,
       });
     };
@@ -107,36 +114,43 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
       return { exitCode: 2, error: warmup.message ?? `${baseUrl} did not answer`, report: finished, results: [], bodies, ...(await written(finished)) };
     }
     line(`warm-up call answered in ${Math.round(warmup.durationMs)} ms (status ${warmup.status})`);
+    if (warmup.message) line(`warning: ${warmup.message}`);
 
     const results: CheckResult[] = [];
     const sharedWork: SharedWork = new Map();
     // Every exchange of every check and property case is judged by the response rules as it is
     // received; each rule's verdict joins the checks' results after the last suite.
     const ruleLedger = createRuleLedger();
-    for (const suite of plan.suites) {
-      const { checks, checkTimeoutMs } = SUITE_CHECKS[suite];
-      results.push(
-        ...(await runChecks(checks, {
-          target,
-          keyA,
-          ...(keyB ? { keyB } : {}),
-          timeoutMs: plan.timeoutMs,
-          ...(plan.secretHeaderValues?.length ? { secrets: plan.secretHeaderValues } : {}),
-          concurrency: plan.concurrency,
-          ...(checkTimeoutMs ? { checkTimeoutMs } : {}),
-          seed: plan.seed,
-          ...(plan.numRuns !== undefined ? { numRuns: plan.numRuns } : {}),
-          only: plan.only,
-          skip: plan.skip,
-          bodies,
-          sharedWork,
-          ruleLedger,
-          ...(events.onStart ? { onStart: events.onStart } : {}),
-          ...(events.onAnnounce ? { onAnnounce: events.onAnnounce } : {}),
-          ...(events.onResult ? { onResult: events.onResult } : {}),
-        })),
-      );
-    }
+    // The suites' checks in one run of the runner: those that share no state share the workers
+    // whatever their suite, and those that run alone run after all of them. Results keep the
+    // suites' order, then the catalogue's.
+    const checks = plan.suites.flatMap((suite) => {
+      const { checks: catalogue, checkTimeoutMs } = SUITE_CHECKS[suite];
+      return checkTimeoutMs ? catalogue.map((check) => ({ ...check, timeoutMs: checkTimeoutMs })) : catalogue;
+    });
+    results.push(
+      ...(await runChecks(checks, {
+        target,
+        keyA,
+        ...(keyB ? { keyB } : {}),
+        timeoutMs: plan.timeoutMs,
+        ...(plan.secretHeaderValues?.length ? { secrets: plan.secretHeaderValues } : {}),
+        concurrency: plan.concurrency,
+        workers: plan.workers,
+        slots,
+        rateGate: gate,
+        seed: plan.seed,
+        ...(plan.numRuns !== undefined ? { numRuns: plan.numRuns } : {}),
+        only: plan.only,
+        skip: plan.skip,
+        bodies,
+        sharedWork,
+        ruleLedger,
+        ...(events.onStart ? { onStart: events.onStart } : {}),
+        ...(events.onAnnounce ? { onAnnounce: events.onAnnounce } : {}),
+        ...(events.onResult ? { onResult: events.onResult } : {}),
+      })),
+    );
     for (const rule of ruleLedger.results()) {
       results.push(rule);
       events.onResult?.(rule);

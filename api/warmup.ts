@@ -31,6 +31,13 @@ function decideWith(baseUrl: string, key: string, timeoutMs: number, headers: Re
   return http({ method: 'POST', path: '/v1/decide', key, json: WARMUP_BODY });
 }
 
+/** What a warm-up decide that did not succeed was answered, with the likely cause (the server's text is quoted, escaped where shown). */
+function notAnswered(reply: Reply): string {
+  const code = (reply.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+  const said = typeof code === 'string' ? code : JSON.stringify(reply.text.slice(0, 120));
+  return `the warm-up decide, a valid request with key A, was answered ${reply.status} (${said}), not a success; the checks will judge it, but if a gateway or proxy in front of the server needs a header of its own, give it with --header 'Name: value'`;
+}
+
 const refused = (given: GivenKey) => `the target refused the key given for ${given.role} (401): check ${given.source}`;
 
 function unanswered(baseUrl: string, error: unknown, slowHint: string): string {
@@ -56,6 +63,9 @@ export async function warmUp(
     const reply = await decideWith(baseUrl, given.key, timeoutMs, headers, dispatcher);
     const durationMs = performance.now() - started;
     if (reply.status === 401) return { ok: false, durationMs, status: 401, message: refused(given) };
+    // Any other answer lets the checks run (they judge it), but one that is not a success is said
+    // up front: a gateway in front of the server that wants a header of its own answers this way.
+    if (reply.status < 200 || reply.status >= 300) return { ok: true, durationMs, status: reply.status, message: notAnswered(reply) };
     return { ok: true, durationMs, status: reply.status };
   } catch (error) {
     return { ok: false, durationMs: performance.now() - started, message: unanswered(baseUrl, error, 'raise --warmup-timeout-ms if the server starts slowly') };

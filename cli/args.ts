@@ -7,6 +7,7 @@ import {
   DEFAULT_SUITES,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_WARMUP_TIMEOUT_MS,
+  DEFAULT_WORKERS,
   SUITES,
   suitesOf,
   validateRunOptions,
@@ -60,6 +61,8 @@ Run:
   --timeout-ms N              timeout of every request after the warm-up (default ${DEFAULT_TIMEOUT_MS})
   --warmup-timeout-ms N       how long the first call may take, for cold starts (default ${DEFAULT_WARMUP_TIMEOUT_MS})
   --concurrency N             requests the concurrency checks keep in flight together (default ${DEFAULT_CONCURRENCY})
+  --workers N                 requests in flight at once from checks that share no state (default ${DEFAULT_WORKERS}; 1: one
+                              at a time); checks that measure overlap or compare answers still run alone
   --seed N                    seed of generated inputs (default: random, printed); with --num-runs, replays a run exactly
   --num-runs N                generated cases per property of the property suite (default: each property's budget)
   --quiet                     print only the summary
@@ -136,6 +139,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
         'timeout-ms': { type: 'string' },
         'warmup-timeout-ms': { type: 'string' },
         concurrency: { type: 'string' },
+        workers: { type: 'string' },
         seed: { type: 'string' },
         'num-runs': { type: 'string' },
         quiet: { type: 'boolean' },
@@ -169,6 +173,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
     timeoutMs: numberOf(values['timeout-ms']),
     warmupTimeoutMs: numberOf(values['warmup-timeout-ms']),
     concurrency: numberOf(values.concurrency),
+    workers: numberOf(values.workers),
     seed: numberOf(values.seed),
     numRuns: numberOf(values['num-runs']),
   };
@@ -176,6 +181,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
     timeoutMs: values['timeout-ms'],
     warmupTimeoutMs: values['warmup-timeout-ms'],
     concurrency: values.concurrency,
+    workers: values.workers,
     seed: values.seed,
     numRuns: values['num-runs'],
     expiryTtlSeconds: values['expiry-ttl-seconds'],

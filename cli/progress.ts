@@ -37,10 +37,11 @@ export function createProgress(options: ProgressOptions): Progress {
     options.write(`\n${paint(1, safe(area))}\n`);
   };
   return {
+    // With several workers, checks start out of the catalogue's order while results are told in it:
+    // a start only rewrites the live line (a terminal's), and areas are entered by results.
     start(check) {
-      if (options.quiet) return;
-      enter(check.area);
-      if (options.tty) options.write(`  … ${safe(check.id)}`);
+      if (options.quiet || !options.tty) return;
+      options.write(`\r\u001b[2K  … ${safe(check.id)}`);
     },
     result(result) {
       if (options.quiet) return;

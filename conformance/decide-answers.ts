@@ -408,6 +408,8 @@ export const decideAnswerChecks: Check[] = area('decide-answers', [
     level: 'SHOULD',
     seedSections: ['2.4'],
     title: 'The same request sent twice gets the same answers',
+    // Compares the answers of two requests: a server's other work (a batch it shares) must not be what differs.
+    exclusive: true,
     async run(t) {
       for (const body of [decideBody(), abstentionBodies[0]!]) {
         const first = (await decideOk(t, body)).json?.answers;

@@ -2,20 +2,18 @@
 // cases whose answer the seed states (a refusal of what it rules out, an answer to what it
 // allows) and one OBSERVE check that sends the cases inside open points and reports what the
 // server chose. Each case changes one thing of a request that just passed; the cases of a check
-// are sent together, a few at a time, as they share no state. The response rules judge every
+// are sent together, up to --workers at a time, as they share no state. The response rules judge every
 // exchange as everywhere else; a check fails on the cases whose answer is not what the seed says.
 import { ALL_CAPABILITIES, area, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { describeReply, isSuccess } from '../harness/expect.ts';
+import { inFlight } from '../harness/in-flight.ts';
 import type { Reply } from '../harness/http.ts';
 import { jsonRequestSchema, openPoint, operations, requestParameters, schemaNodes, type Operation } from '../spec/index.ts';
 import { bodyCases } from './body-cases.ts';
 import { describeExpectation, type CoverageCase, type Expectation } from './case.ts';
 import { requestCases } from './request-cases.ts';
 import { assetHook, NotPrepared, projectAssets, subjectOf, type Assets } from './subjects.ts';
-
-/** Cases in flight at once: enough to overlap, few enough that a 25 MB upload case does not crowd out the rest. */
-const IN_FLIGHT = 8;
 
 type Level = 'MUST' | 'OBSERVE';
 
@@ -41,27 +39,6 @@ function outcomeOf(sent: Sent): string {
   if (!sent.reply) return 'no answer';
   const code = (sent.reply.json as { error?: { code?: unknown } } | undefined)?.error?.code;
   return typeof code === 'string' ? `${sent.reply.status} ${code}` : String(sent.reply.status);
-}
-
-/** Runs `work` over `items` with at most `limit` in flight; the most that were. */
-async function inFlight<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<number> {
-  let next = 0;
-  let busy = 0;
-  let most = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      busy += 1;
-      most = Math.max(most, busy);
-      try {
-        await work(item);
-      } finally {
-        busy -= 1;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return most;
 }
 
 /** The cases of one operation at one level, with their passing requests and what could not be tried. */
@@ -100,20 +77,24 @@ async function runOperation(t: CheckContext, op: Operation, level: Level): Promi
       if (!(reply instanceof Error)) created(reply, assets);
     }
     const sendable = cases.filter((testCase) => passed.has(testCase.base));
-    const results: Sent[] = [];
+    // Answers come in whatever order the server gives them; each is kept at its case's place, so that
+    // messages and coverage list them in the order of the cases whatever --workers is.
+    const byPlace: Array<Sent | undefined> = [];
     const started = performance.now();
-    const most = await inFlight(sendable, IN_FLIGHT, async (testCase) => {
+    const most = await inFlight(sendable, t.workers, async (testCase) => {
+      const place = sendable.indexOf(testCase);
       try {
         const request = await testCase.prepare();
         const reply = await (testCase.anonymous ? t.anonymous : t.a).send(request);
         created(reply, assets);
-        results.push({ testCase, reply });
+        byPlace[place] = { testCase, reply };
       } catch (error) {
-        if (error instanceof NotPrepared) results.push({ testCase, error: error.message });
+        if (error instanceof NotPrepared) byPlace[place] = { testCase, error: error.message };
         else throw error;
       }
-      t.cover(testCase.records);
     });
+    const results = byPlace.filter((sent): sent is Sent => sent !== undefined);
+    t.cover(results.flatMap((sent) => sent.testCase.records));
     const negatives = sendable.filter((testCase) => testCase.records.some((record) => record.kind === 'keyword' && record.polarity === 'negative')).length;
     t.note(
       `Sent ${sendable.length} cases (${negatives} with an invalid keyword value) on ${passed.size} passing requests in ${((performance.now() - started) / 1000).toFixed(1)} s, up to ${most} in flight.`,

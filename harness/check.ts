@@ -45,6 +45,14 @@ export interface CheckMeta {
    * when answers came together (see runner.ts).
    */
   concurrent?: boolean;
+  /**
+   * Runs alone, with no other check's requests in flight (--workers): a check whose verdict could
+   * change with the server's other work, such as one that compares two answers of the same request.
+   * Concurrent checks and checks that wait on the server's clock run alone too (runsAlone).
+   */
+  exclusive?: boolean;
+  /** How long the check may take in all, over the run's default (a suite whose checks send hundreds of requests). */
+  timeoutMs?: number;
 }
 
 export interface Check extends CheckMeta {
@@ -76,6 +84,14 @@ export interface CheckResult extends CheckMeta {
   /** For a response rule's result (response-rules/): how many exchanges it judged and broke, and who sent those. */
   rule?: { judged: number; breached: number; breachedBy: Record<string, number> };
 }
+
+/**
+ * Whether a check runs alone: it says so, it measures overlap (its bursts are its own, not a mix
+ * with other checks'), or it waits on the server's clock (an expiry seen late is still right, but
+ * a wait that shares the run with other checks is no longer the short one the check announced).
+ */
+export const runsAlone = (check: Pick<Check, 'exclusive' | 'concurrent' | 'prepare'>): boolean =>
+  check.exclusive === true || check.concurrent === true || check.prepare !== undefined;
 
 /**
  * A suite's checks by id. An id names a check in --only, --skip, reports and replays, so a second

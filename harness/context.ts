@@ -72,6 +72,11 @@ export interface CheckContext {
   numRuns?: number;
   /** How many requests the concurrency checks aim to keep in flight together (--concurrency). */
   concurrency: number;
+  /**
+   * How many requests of the run may be in flight at once (--workers): a check whose requests share
+   * no state sends up to this many together (the coverage phase's cases); the run's slots bound the rest.
+   */
+  workers: number;
   /** Calls with the first project's key. */
   a: ApiClient;
   /** Calls with the second project's key; only for checks that declare `requires.secondKey`. */
@@ -131,6 +136,8 @@ export interface ContextParts {
   numRuns?: number;
   /** See CheckContext.concurrency; default DEFAULT_CONCURRENCY. */
   concurrency?: number;
+  /** See CheckContext.workers; default 1. */
+  workers?: number;
   http: Http;
   keyA: string;
   keyB?: string;
@@ -149,6 +156,7 @@ export function createCheckContext({
   seed,
   numRuns,
   concurrency = DEFAULT_CONCURRENCY,
+  workers = 1,
   http,
   keyA,
   keyB,
@@ -170,6 +178,7 @@ export function createCheckContext({
     seed,
     ...(numRuns !== undefined ? { numRuns } : {}),
     concurrency,
+    workers,
     a,
     b: keyB ? apiClient(http, keyB) : missingB,
     ...(target.shortTtl ? { expiring: { client: apiClient(http, target.shortTtl.key), ttlMs: target.shortTtl.ttlMs } } : {}),

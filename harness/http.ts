@@ -2,11 +2,11 @@
 // response body, keys redacted from everything recorded, and a curl line to reproduce it.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { getGlobalDispatcher, request, type Dispatcher } from 'undici';
 import { operations } from '../spec/index.ts';
+import { rateGate, type RateGate, type RequestSlots } from './in-flight.ts';
 import { recognisedCredential, type ProjectName, type RecordedCredential } from './key-variants.ts';
-import { currentOverlapGroup } from './overlap-group.ts';
+import { currentOverlapGroup, inCleanup } from './overlap-group.ts';
 import { redactDeep, redactText } from './redaction.ts';
 
 export const DEFAULT_BODY_CAP_BYTES = 4 * 1024 * 1024;
@@ -56,6 +56,8 @@ export interface Exchange {
   credential?: RecordedCredential;
   /** Set on requests sent together (overlap-group.ts): the same number for every request of one burst. */
   overlapGroup?: number;
+  /** Sent as a check's cleanup (overlap-group.ts): left out of the check's overlap. */
+  cleanup?: boolean;
 }
 
 /** A request that produced no usable response: refused, reset, timed out, or an endless body. */
@@ -103,6 +105,16 @@ export interface HttpOptions {
    * reason, when a TransportError, is what the interrupted request throws.
    */
   signal?: AbortSignal;
+  /**
+   * The run's request slots (--workers): each request waits for one before it goes out, and its
+   * timeout and timing start once it has one. Absent: no limit (a check that runs alone).
+   */
+  slots?: RequestSlots;
+  /**
+   * The run's pause after a 429, shared by every check running at once: one 429 holds every
+   * request for its Retry-After. Absent: this client's own (only its requests wait).
+   */
+  rateGate?: RateGate;
 }
 
 /** How often one request is sent again after 429, and the longest wait before it. */
@@ -116,6 +128,8 @@ export function retryAfterMs(reply: Pick<Reply, 'headers'>): number {
 }
 
 export type Http = (sent: SentRequest) => Promise<Reply>;
+/** Sends once; `again` for a request sent again after a 429 (it takes the next free slot first). */
+type SendOnce = (sent: SentRequest, again: boolean) => Promise<Reply>;
 
 const operationMatchers = operations.map((op) => ({
   operationId: op.operationId,
@@ -264,15 +278,17 @@ function abortedBy(signal: AbortSignal): TransportError {
 export function createHttp(options: HttpOptions): Http {
   const once = sendOnce(options);
   const { signal } = options;
+  const gate = options.rateGate ?? rateGate();
   return async (sent) => {
     for (let retry = 0; ; retry += 1) {
-      const reply = await once(sent);
+      await gate.pass(signal).catch((error: unknown) => {
+        throw signal?.aborted ? abortedBy(signal) : error;
+      });
+      const reply = await once(sent, retry > 0);
       if (reply.status !== 429 || retry === RATE_LIMIT_RETRIES) return reply;
       const waitMs = retryAfterMs(reply);
       options.onRateLimited?.(waitMs);
-      await sleep(waitMs, undefined, signal ? { signal } : {}).catch((error: unknown) => {
-        throw signal?.aborted ? abortedBy(signal) : error;
-      });
+      gate.hold(waitMs);
     }
   };
 }
@@ -292,10 +308,10 @@ export function wireRequest(sent: SentRequest): { headers: Record<string, string
   return { headers, body };
 }
 
-function sendOnce(options: HttpOptions): Http {
+function sendOnce(options: HttpOptions): SendOnce {
   const cap = options.bodyCapBytes ?? DEFAULT_BODY_CAP_BYTES;
   const { signal } = options;
-  return async (sent) => {
+  return async (sent, again) => {
     // A check whose time is up sends nothing more: not even a request it builds after the abort.
     if (signal?.aborted) throw abortedBy(signal);
     const url = `${options.baseUrl}${sent.path}`;
@@ -334,7 +350,10 @@ function sendOnce(options: HttpOptions): Http {
       ...(operationIdOf(sent.method, sent.path) ? { operationId: operationIdOf(sent.method, sent.path)! } : {}),
       ...(credential ? { credential } : {}),
       ...(overlapGroup !== undefined ? { overlapGroup } : {}),
+      ...(inCleanup() ? { cleanup: true } : {}),
     };
+    // Waiting for a slot is not the server's time: the request's timeout and timing start once it has one.
+    const release = options.slots ? await options.slots.acquire(signal, again).catch(() => Promise.reject(abortedBy(signal!))) : undefined;
     const started = performance.now();
     exchange.startedAtMs = performance.timeOrigin + started;
     try {
@@ -372,6 +391,8 @@ function sendOnce(options: HttpOptions): Http {
       exchange.transportError = `${failure.kind}: ${failure.message}`;
       options.record(exchange);
       throw failure;
+    } finally {
+      release?.();
     }
   };
 }

@@ -17,3 +17,16 @@ export function sendTogether<T>(sends: ReadonlyArray<() => Promise<T>>): Array<P
 
 /** The overlap group the current request is sent in, if any: unique within a process, so within a run. */
 export const currentOverlapGroup = (): number | undefined => groups.getStore();
+
+const cleaning = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work` as a check's cleanup (deleting what it uploaded): its requests are recorded, judged
+ * by the response rules and replayed like any other, but they are not part of what the check
+ * measures: a concurrent check sends its deletions together, and their overlap is left out of the
+ * check's own (runner.ts), so that it never stands in for the overlap of the bursts it judged.
+ */
+export const asCleanup = <T>(work: () => Promise<T>): Promise<T> => cleaning.run(true, work);
+
+/** Whether the current request is sent as cleanup. */
+export const inCleanup = (): boolean => cleaning.getStore() === true;

@@ -1,8 +1,12 @@
-// Runs checks one by one against a target and turns each outcome into a result with evidence.
+// Runs checks against a target and turns each outcome into a result with evidence: up to --workers
+// checks at once, sharing the run's request slots and its pause after a 429, and the checks that
+// must run alone after them, one by one. Results come out in the catalogue's order whatever ran when.
+import { setMaxListeners } from 'node:events';
 import { openPoint } from '../spec/index.ts';
-import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Observation } from './check.ts';
+import { CheckFailure, CheckSkipped, runsAlone, type Check, type CheckResult, type Observation } from './check.ts';
 import { createCheckContext, type SharedWork, type Target } from './context.ts';
 import type { CoverageRecord } from './coverage.ts';
+import { inFlight, rateGate, requestSlots, type RateGate, type RequestSlots } from './in-flight.ts';
 import { createHttp, KEY_VARIABLES, TransportError, type BodyStore, type Exchange, type KeyVariable } from './http.ts';
 import { DEFAULT_CONCURRENCY, describeOverlap, overlapAchieved, overlapOf, type Overlap } from './overlap.ts';
 import { redactDeep, redactText } from './redaction.ts';
@@ -20,6 +24,14 @@ export interface RunOptions {
   numRuns?: number;
   /** How many requests the concurrency checks aim to keep in flight together (default DEFAULT_CONCURRENCY). */
   concurrency?: number;
+  /**
+   * How many requests of the run may be in flight at once, and how many checks run together
+   * (default 1: one request at a time). Checks that run alone (runsAlone) run after the others.
+   */
+  workers?: number;
+  /** The run's request slots and pause after 429 (runChecks makes them; runCheck alone: none, and its own pause). */
+  slots?: RequestSlots;
+  rateGate?: RateGate;
   /** How long one check may take in all; default ten request timeouts. Property checks need more. */
   checkTimeoutMs?: number;
   /** Run only these check ids (others are left out of the results). */
@@ -85,7 +97,11 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   /** The overlap of the exchanges so far, also written as a note. */
   const measuredOverlap = (): Overlap => {
-    const overlap = overlapOf(exchanges, concurrency);
+    // A check's cleanup (its deletions, sent together) is not what it measured.
+    const overlap = overlapOf(
+      exchanges.filter((exchange) => !exchange.cleanup),
+      concurrency,
+    );
     notes.push(`Overlap: ${describeOverlap(overlap)}.`);
     return overlap;
   };
@@ -97,6 +113,9 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   // Aborted when the check's time is up, and when it ends: a check that has stopped counting
   // sends nothing more (neither the next request of a loop nor the rest of a burst).
   const stop = new AbortController();
+  // Every request in flight and every wait for a slot listens to it: up to --workers of each at once
+  // (the coverage phase's cases), past Node's default of ten before it warns of a leak.
+  setMaxListeners(0, stop.signal);
   const http = createHttp({
     signal: stop.signal,
     baseUrl: options.target.baseUrl,
@@ -113,6 +132,8 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     onRateLimited: () => {
       rateLimited += 1;
     },
+    ...(options.slots ? { slots: options.slots } : {}),
+    ...(options.rateGate ? { rateGate: options.rateGate } : {}),
   });
   const reference = check.openPoint ? openPoint(check.openPoint).referenceChoice.summary : undefined;
   const context = createCheckContext({
@@ -120,6 +141,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     seed: options.seed ?? 1,
     ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}),
     concurrency,
+    workers: options.workers ?? 1,
     http,
     keyA: options.keyA,
     ...(options.keyB ? { keyB: options.keyB } : {}),
@@ -136,7 +158,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   // A check may make several requests, each with its own timeout; this bounds the whole check
   // so that no target, however hostile, can stall a run.
   let timer: NodeJS.Timeout | undefined;
-  const checkTimeoutMs = options.checkTimeoutMs ?? options.timeoutMs * 10;
+  const checkTimeoutMs = check.timeoutMs ?? options.checkTimeoutMs ?? options.timeoutMs * 10;
   const overall = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const timedOut = new TransportError('timeout', `the check did not finish within ${checkTimeoutMs} ms`);
@@ -182,25 +204,44 @@ function noOverlapMessage(overlap: Overlap): string {
 
 export async function runChecks(checks: readonly Check[], options: RunOptions): Promise<CheckResult[]> {
   const selected = options.only && options.only.length > 0 ? checks.filter((check) => options.only!.includes(check.id)) : checks;
-  const results: CheckResult[] = [];
   const sharedWork: SharedWork = options.sharedWork ?? new Map();
+  const workers = options.workers ?? 1;
+  const gate = options.rateGate ?? rateGate();
+  const slots = options.slots ?? requestSlots(workers);
   // A wait on the server's clock (up to a minute for a deployed server's short-lifetime project)
   // starts before the first check, so that it passes during the checks before the one that waits.
-  // Each preparation runs alone, as every check does: a race between two requests of the run would
-  // show as a failure of whichever check happened to be sending.
+  // Each preparation runs alone: a race between two requests of the run would show as a failure
+  // of whichever check happened to be sending.
   const prepared = new Map<string, CheckResult['exchanges']>();
   for (const check of selected) {
     if (!check.prepare) continue;
-    const preparation = await runCheck({ ...check, run: check.prepare }, { ...options, sharedWork });
+    const preparation = await runCheck({ ...check, run: check.prepare }, { ...options, sharedWork, rateGate: gate });
     prepared.set(check.id, preparation.exchanges);
   }
-  for (const check of selected) {
+  // Results are told in the catalogue's order: each as soon as every check before it has its own.
+  const done = new Map<Check, CheckResult>();
+  const results: CheckResult[] = [];
+  const tell = () => {
+    for (let next = selected[results.length]; next && done.has(next); next = selected[results.length]) {
+      results.push(done.get(next)!);
+      options.onResult?.(done.get(next)!);
+    }
+  };
+  const run = async (check: Check, alone: boolean) => {
     options.onStart?.(check);
-    const ran = await runCheck(check, { ...options, sharedWork });
+    const { slots: _runSlots, ...rest } = options;
+    const ran = await runCheck(check, { ...rest, ...(alone ? { workers: 1 } : { slots, workers }), sharedWork, rateGate: gate });
     // The preparation's requests are the check's: reported, and replayed, before its own.
-    const result = prepared.get(check.id)?.length ? { ...ran, exchanges: [...prepared.get(check.id)!, ...ran.exchanges] } : ran;
-    results.push(result);
-    options.onResult?.(result);
-  }
+    done.set(check, prepared.get(check.id)?.length ? { ...ran, exchanges: [...prepared.get(check.id)!, ...ran.exchanges] } : ran);
+    tell();
+  };
+  // The checks that share no state first, `workers` at once, their requests through the run's slots;
+  // then each check that runs alone, with the server to itself (no slots: its bursts are its own).
+  await inFlight(
+    selected.filter((check) => !runsAlone(check)),
+    workers,
+    (check) => run(check, false),
+  );
+  for (const check of selected.filter(runsAlone)) await run(check, true);
   return results;
 }

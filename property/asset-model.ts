@@ -188,6 +188,9 @@ async function sendAgain(t: CheckContext, clients: ProjectClients, error: Sequen
   return reproduction;
 }
 
+// Both run alone: the groups of the second are sent together (slots shared with other checks would
+// split them), and both wait on the server's clock for expiry, judged within a tolerance that other
+// checks' load on the server must not eat into.
 export const assetModelChecks: Check[] = area('property', [
   {
     id: 'PROP-ASSET-LIFECYCLE',
@@ -195,6 +198,7 @@ export const assetModelChecks: Check[] = area('property', [
     seedSections: ['2.2', '2.5', '3', '4.5', '4.6', '4.7', '5', '7'],
     title: 'Random sequences of uploads, reads, deletions, references, unknown ids and expiry by two projects agree with a model of the asset lifecycle',
     requires: { secondKey: true, capabilities: ['assets'] },
+    exclusive: true,
     run: (t) => assetLifecycle(t, 'one at a time'),
   },
   {
@@ -203,6 +207,7 @@ export const assetModelChecks: Check[] = area('property', [
     seedSections: ['2.2', '3', '4.5', '4.6', '4.7', '5', '7'],
     title: 'The same commands, in groups sent together whose answers reach the model in a generated order, agree with the model of the asset lifecycle',
     requires: { secondKey: true, capabilities: ['assets'] },
+    exclusive: true,
     run: (t) => assetLifecycle(t, 'together'),
   },
 ]);

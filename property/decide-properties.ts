@@ -214,6 +214,8 @@ function optionOrderCheck(options: PropertyCheckOptions): Omit<Check, 'area'> {
     level: 'SHOULD',
     seedSections: ['2.3', '2.4'],
     title: "Reordering a choice question's options in the JSON text changes no option's probability (within 1e-9)",
+    // Compares the answers of two requests: a server's other work (a batch it shares) must not be what differs.
+    exclusive: true,
     async run(t) {
       let judged = 0;
       await runDecideProperty<ReorderedCase>(
@@ -266,6 +268,8 @@ function determinismCheck(options: PropertyCheckOptions): Omit<Check, 'area'> {
     level: 'SHOULD',
     seedSections: ['2.4'],
     title: 'A generated valid request sent twice gets the same answers',
+    // Compares the answers of two requests: a server's other work (a batch it shares) must not be what differs.
+    exclusive: true,
     async run(t) {
       await runDecideProperty<WireObject>(t, (pool) => ({
         checkId: 'PROP-DETERMINISM',

@@ -95,5 +95,26 @@ export function readRecordedExchanges(file: string): RecordedExchange[] {
       });
     }
   }
-  return exchanges;
+  return inSendingOrder(exchanges);
+}
+
+/**
+ * The exchanges in the order the old run sent them: with several workers, checks ran together and
+ * the server saw their requests interleaved, so replaying check by check would meet another state
+ * (a decision a later check made under a caller's id, already there). A burst stays whole, at the
+ * place of its first request. Exchanges without a send time (files of earlier versions) keep
+ * their place after the one before them; ties keep the file's order. Indexes follow the new order.
+ */
+function inSendingOrder(exchanges: readonly RecordedExchange[]): RecordedExchange[] {
+  const burstStart = new Map<string, number>();
+  let last = Number.NEGATIVE_INFINITY;
+  const keyed = exchanges.map((exchange, position) => {
+    const group = exchange.overlapGroup === undefined ? undefined : `${exchange.checkId} ${exchange.overlapGroup}`;
+    const sentAt = exchange.startedAtMs ?? last;
+    last = sentAt;
+    if (group !== undefined && !burstStart.has(group)) burstStart.set(group, sentAt);
+    return { exchange, position, key: group === undefined ? sentAt : burstStart.get(group)! };
+  });
+  keyed.sort((x, y) => x.key - y.key || x.position - y.position);
+  return keyed.map(({ exchange }, index) => ({ ...exchange, index: index + 1 }));
 }

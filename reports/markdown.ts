@@ -38,6 +38,11 @@ function conformanceMarkdown(report: ConformanceRunReport): string {
       `kit ${markdownInline(`${report.kit.name} ${report.kit.version}`)}`,
       `seed ${report.seed}`,
       `ran in ${formatDuration(report.duration_ms)}`,
+      ...(report.workers
+        ? [
+            `${report.workers.limit} workers (up to ${report.workers.most_in_flight} requests in flight${report.workers.rate_limit_pauses > 0 ? `; ${report.workers.rate_limit_pauses} pauses after 429, ${formatDuration(report.workers.rate_limit_paused_ms)} in all` : ''})`,
+          ]
+        : []),
       warmup.ok ? `warm-up ok in ${formatDuration(warmup.duration_ms)}` : `**warm-up failed** after ${formatDuration(warmup.duration_ms)}`,
     ].join(' · '),
     ...(!warmup.ok && warmup.message !== undefined ? ['', `> Warm-up: ${markdownInline(firstLine(warmup.message, 300))}`] : []),

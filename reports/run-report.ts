@@ -29,6 +29,8 @@ export interface ConformanceRunReport extends RunBasics {
   seed: number;
   suites: string[];
   warmup: { duration_ms: number; ok: boolean; message?: string };
+  /** How many requests the run kept in flight (--workers), and how often a 429 paused them all. */
+  workers?: WorkersReport;
   summary: RunSummary;
   checks: CheckReport[];
   /** The spec's open points that the run's OBSERVE checks looked at, with the reference server's choice. */
@@ -39,6 +41,16 @@ export interface ConformanceRunReport extends RunBasics {
   overlap_by_area?: Record<string, OverlapReport>;
   /** What the coverage phase tried of the request space the spec defines; absent when it did not run. */
   coverage?: CoverageReport;
+}
+
+export interface WorkersReport {
+  /** --workers: the most requests in flight at once from checks that share no state. */
+  limit: number;
+  /** The most that were, measured by the run's request slots. */
+  most_in_flight: number;
+  /** How often a 429 held every request of the run for its Retry-After, and for how long in all. */
+  rate_limit_pauses: number;
+  rate_limit_paused_ms: number;
 }
 
 export interface RunSummary {
@@ -114,6 +126,8 @@ export interface RunFacts {
   startedAt: Date;
   finishedAt: Date;
   warmup: { durationMs: number; ok: boolean; message?: string };
+  /** The run's workers and what they achieved, when checks ran. */
+  workers?: { limit: number; mostInFlight: number; pauses: number; pausedMs: number };
   /** Every key the run used. None of them appears anywhere in the report, whoever wrote it where. */
   secrets: readonly string[];
   /** What the coverage phase recorded, when it ran. */
@@ -138,6 +152,16 @@ export function buildRunReport(facts: RunFacts): ConformanceRunReport {
       ok: facts.warmup.ok,
       ...(facts.warmup.message !== undefined ? { message: facts.warmup.message } : {}),
     },
+    ...(facts.workers
+      ? {
+          workers: {
+            limit: facts.workers.limit,
+            most_in_flight: facts.workers.mostInFlight,
+            rate_limit_pauses: facts.workers.pauses,
+            rate_limit_paused_ms: milliseconds(facts.workers.pausedMs),
+          },
+        }
+      : {}),
     summary: summarize(checks),
     checks,
     open_points: openPointsCitedBy(checks),

@@ -31,7 +31,7 @@ export {
 } from './media.ts';
 export type { MediaFamily, AssetMimeType, UploadFamily, MediaPartLimit, UnsupportedPartType } from './media.ts';
 export { apiKeyPrefix } from './api-key.ts';
-export { generatedRequestIdPattern } from './request-id.ts';
+export { generatedRequestIdPattern, isRequestId } from './request-id.ts';
 export type { ErrorCodeInfo } from './error-codes.ts';
 export { contractDocument, relaxOpenPointSchemas, isOpenSuccessResponse } from './contract-form.ts';
 export { schemaValidator, requestBodyValidator, requestBodySchemaName, responseSchemaFor, validateResponseBody } from './validators.ts';

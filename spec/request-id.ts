@@ -9,5 +9,18 @@ export function readGeneratedRequestIdPattern(document: JsonObject): RegExp {
   return new RegExp(pattern);
 }
 
+/** Whether `text` is a request id the spec allows, a caller's included (RequestId's pattern and lengths). */
+export const isRequestId: (text: string) => boolean = (() => {
+  const schema = componentsOf(openapiDocument, 'schemas').RequestId;
+  const {
+    pattern,
+    minLength = 0,
+    maxLength = Number.POSITIVE_INFINITY,
+  } = (isObject(schema) ? schema : {}) as { pattern?: unknown; minLength?: number; maxLength?: number };
+  if (typeof pattern !== 'string' || pattern.length === 0) throw new Error("The spec's RequestId schema has no pattern");
+  const form = new RegExp(pattern);
+  return (text: string) => text.length >= minLength && text.length <= maxLength && form.test(text);
+})();
+
 /** The form of a request id the service generates: `req_<hex>`. */
 export const generatedRequestIdPattern: RegExp = readGeneratedRequestIdPattern(openapiDocument);

@@ -1,7 +1,9 @@
-// A deployed server reached as users reach one: over HTTPS with a certificate of a private CA,
-// and through a forward proxy, given by --proxy or by HTTP_PROXY (and skipped for NO_PROXY). Each
-// gives the verdicts of the direct run; an untrusted certificate is a usage error that says what
-// to give.
+// A deployed server reached as users reach one (the deployment matrix): over HTTPS with a
+// certificate of a private CA; through a forward proxy, given by --proxy or by HTTP_PROXY (and
+// skipped for NO_PROXY); one region away (50 ms added to every request); under a path prefix;
+// behind a gateway that needs a header of its own; behind one that answers 429 past 20 requests a
+// second. Each gives the verdicts of the direct run; an untrusted certificate is a usage error
+// that says what to give, and so is a gateway's refusal of a run without its header.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +13,27 @@ import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-tar
 import { startForwardProxy, type ForwardProxy } from '../../harness/testing/forward-proxy.ts';
 import { runKitCommand } from '../../harness/testing/kit-command.ts';
 import { startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
+import { addedLatency, gateway, pathPrefix, rateLimit, requiredHeader, type GatewayStep } from '../../harness/testing/gateways.ts';
+import { runConformance } from '../../api/index.ts';
 
 /** A test-only certificate for localhost and 127.0.0.1, and its key: trusted nowhere but here. */
 const TLS_DIR = new URL('../../harness/testing/tls/', import.meta.url);
 const CERT_FILE = new URL('localhost-cert.pem', TLS_DIR).pathname;
 const tls = { cert: readFileSync(CERT_FILE, 'utf8'), key: readFileSync(new URL('localhost-key.pem', TLS_DIR), 'utf8') };
 const CHECKS = 'AUTH-MISSING-KEY,DECIDE-ONE-ANSWER-PER-QUESTION,COVERAGE-GET-HEALTH';
+/** The gateway rows' checks: every operation, errors of the seed's body, and the coverage phase's cases on two. */
+const GATEWAY_CHECKS = [
+  'AUTH-MISSING-KEY',
+  'AUTH-INVALID-KEY',
+  'DECIDE-ONE-ANSWER-PER-QUESTION',
+  'ASSET-GET-SAME',
+  'ASSET-DELETED-GET-FAILS',
+  'FEEDBACK-MALFORMED-JSON',
+  'ERRORS-BODY-UNKNOWN-ROUTE',
+  'SERVICE-HEALTH-ANSWERS',
+  'COVERAGE-GET-HEALTH',
+  'COVERAGE-LIST-MODELS',
+];
 
 describe('a deployed server', () => {
   let target: EmbeddedTarget;
@@ -88,5 +105,60 @@ describe('a deployed server', () => {
     // HTTPS through the proxy, trusting the private CA: the CA applies to the server behind the tunnel.
     const tunnelled = await run(https.baseUrl, ['--proxy', proxy.url, '--ca-cert', CERT_FILE]);
     expect(tunnelled.code, tunnelled.out + tunnelled.err).toBe(0);
+  });
+
+  describe('behind gateways: each row gives the verdicts of the direct run', () => {
+    const verdictsOf = (report: Awaited<ReturnType<typeof runConformance>>) => Object.fromEntries(report.checks.map((check) => [check.id, check.status]));
+    const runThrough = (baseUrl: string, headers: string[] = []) =>
+      runConformance({
+        baseUrl,
+        apiKey: target.keyA,
+        apiKeyB: target.keyB,
+        suites: ['conformance', 'coverage'],
+        only: GATEWAY_CHECKS,
+        seed: 7,
+        ...(headers.length > 0 ? { headers } : {}),
+      });
+    let direct: Record<string, string>;
+    const gateways: RunningProxy[] = [];
+    const behind = async (...steps: GatewayStep[]) => {
+      const started = await startMutatingProxy(target.baseUrl, gateway(...steps));
+      gateways.push(started);
+      return started.baseUrl;
+    };
+    beforeAll(async () => {
+      const report = await runThrough(target.baseUrl);
+      direct = verdictsOf(report);
+      expect(report.summary.must_failed).toBe(0);
+      expect(Object.keys(direct)).toHaveLength(GATEWAY_CHECKS.length + 18);
+    });
+    afterAll(async () => {
+      for (const started of gateways) await started.close();
+    });
+
+    test('50 ms added to every request', async () => {
+      expect(verdictsOf(await runThrough(await behind(addedLatency(50))))).toEqual(direct);
+    });
+
+    test('served under a path prefix (the base URL ends in /svc)', async () => {
+      expect(verdictsOf(await runThrough(`${await behind(pathPrefix('/svc'))}/svc`))).toEqual(direct);
+    });
+
+    test('a gateway that refuses requests without its header: --header passes it on; without it the warm-up says so', async () => {
+      const baseUrl = await behind(requiredHeader('X-Tenant', 'acme'));
+      expect(verdictsOf(await runThrough(baseUrl, ['X-Tenant: acme']))).toEqual(direct);
+      // Without it, every request is the gateway's 403: the checks fail, and the warm-up said why first.
+      const refused = await runThrough(baseUrl);
+      expect(refused.summary.must_failed).toBeGreaterThan(0);
+      expect(refused.warmup.message).toMatch(/answered 403 \("the gateway needs X-Tenant"\).*--header 'Name: value'/);
+    });
+
+    test('a gateway that answers 429 past 20 requests a second: every worker waits out the Retry-After together', async () => {
+      const limiter = rateLimit(20);
+      const report = await runThrough(await behind(limiter));
+      expect(verdictsOf(report)).toEqual(direct);
+      expect(limiter.refused()).toBeGreaterThan(0);
+      expect(report.workers?.rate_limit_pauses).toBeGreaterThan(0);
+    });
   });
 });

@@ -154,6 +154,7 @@ describe('reproduce lines of a report', () => {
         timeoutMs: 30_000,
         warmupTimeoutMs: 60_000,
         concurrency: 8,
+        workers: 8,
         seed: 1,
         quiet: true,
         verbose: false,

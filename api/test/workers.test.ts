@@ -1,0 +1,82 @@
+// Many workers change when requests go out, never what a run finds: against the bundled server and
+// against a broken one, a run with 16 workers gives every check the verdict it gets with one, in the
+// same order, from the same generated cases (the coverage phase's records, case by case). The
+// concurrency checks see their overlap from a barrier in front of the server in both runs, so that
+// their verdicts, too, are the fixture's and not the machine's.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ALL_CAPABILITIES, type CheckResult } from '../../harness/check.ts';
+import { runChecks } from '../../harness/runner.ts';
+import { barrierDuringConcurrentChecks } from '../../harness/testing/burst-barrier.ts';
+import { rewriteJson, startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
+import { SUITE_CHECKS } from '../suites.ts';
+import type { Suite } from '../run-options.ts';
+import type { Server } from 'node:http';
+
+let target: EmbeddedTarget;
+let broken: RunningProxy;
+beforeAll(async () => {
+  target = await startEmbeddedTarget();
+  // One bug: every choice answer's confidence is off by 0.01 (seed 2.4 makes it the top-1 minus the top-2 probability).
+  broken = await startMutatingProxy(target.baseUrl, {
+    response: (received, sent) =>
+      sent.path === '/v1/decide' && received.status === 200
+        ? rewriteJson(received, (body) => {
+            for (const answer of Object.values(body.answers ?? {}) as Array<{ confidence?: number }>)
+              if (typeof answer.confidence === 'number') answer.confidence = Math.min(1, answer.confidence + 0.01);
+            return body;
+          })
+        : received,
+  });
+});
+afterAll(async () => {
+  await broken?.close();
+  await target?.stop();
+});
+
+async function runWith(workers: number, baseUrl: string, server: Server, suites: readonly Suite[]): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const suite of suites) {
+    results.push(
+      ...(await runChecks(SUITE_CHECKS[suite].checks, {
+        target: {
+          baseUrl,
+          capabilities: new Set(ALL_CAPABILITIES),
+          hasSecondKey: true,
+          shortTtl: { key: target.keyShortTtl, ttlMs: target.shortTtlMs },
+        },
+        keyA: target.keyA,
+        keyB: target.keyB,
+        timeoutMs: 30_000,
+        seed: 11,
+        workers,
+        ...(SUITE_CHECKS[suite].checkTimeoutMs ? { checkTimeoutMs: SUITE_CHECKS[suite].checkTimeoutMs } : {}),
+        ...barrierDuringConcurrentChecks(server),
+      })),
+    );
+  }
+  return results;
+}
+
+/** What must not change with the workers: each check's verdict in order, and the cases the coverage phase generated. */
+const findings = (results: readonly CheckResult[]) => ({
+  verdicts: results.map((result) => `${result.id} ${result.status}`),
+  cases: results.flatMap((result) => (result.coverage ?? []).map((record) => JSON.stringify(record))),
+});
+
+describe('16 workers find what one finds', () => {
+  test('on the bundled server: the conformance and coverage suites', async () => {
+    const one = await runWith(1, target.baseUrl, target.server, ['conformance', 'coverage']);
+    const many = await runWith(16, target.baseUrl, target.server, ['conformance', 'coverage']);
+    expect(findings(many)).toEqual(findings(one));
+    expect(one.filter((result) => result.status === 'fail')).toEqual([]);
+    expect(findings(one).cases.length).toBeGreaterThan(500);
+  }, 300_000);
+
+  test('on a server with one bug: the same checks fail, and no other', async () => {
+    const one = await runWith(1, broken.baseUrl, broken.server, ['conformance']);
+    const many = await runWith(16, broken.baseUrl, broken.server, ['conformance']);
+    expect(findings(many)).toEqual(findings(one));
+    expect(one.filter((result) => result.status === 'fail').map((result) => result.id)).toContain('DECIDE-CHOICE-MARGIN');
+  }, 300_000);
+});

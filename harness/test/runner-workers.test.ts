@@ -1,0 +1,194 @@
+// --workers: checks that share no state run together and their requests share the run's slots
+// (never more in flight than the workers); checks that run alone do, after the others, with no
+// other request in flight; results come in the catalogue's order; and one 429 holds every worker
+// for its Retry-After. The fixture server decides the timing (it holds requests until released),
+// so none of this depends on the machine's speed.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, expect, test } from 'vitest';
+import { asCleanup } from '../overlap-group.ts';
+import { addBurstBarrier } from '../testing/burst-barrier.ts';
+import { ALL_CAPABILITIES, type Check } from '../check.ts';
+import type { CheckContext } from '../context.ts';
+import { requestSlots, rateGate } from '../in-flight.ts';
+import { runChecks, type RunOptions } from '../runner.ts';
+
+interface Seen {
+  path: string;
+  /** How many requests the server held when this one came, itself included. */
+  inFlight: number;
+}
+
+/**
+ * A server that answers each request after `holdMs`, or as `answer` says; what it saw, in order.
+ * With `gather`, requests are held until that many are (a barrier), so that the kit's overlap, not
+ * the machine's speed, decides how many the server sees at once.
+ */
+async function fixtureServer(options: { holdMs?: number; gather?: number; answer?: (request: IncomingMessage, response: ServerResponse) => boolean } = {}) {
+  const seen: Seen[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const server = createServer((request, response) => {
+    inFlight += 1;
+    most = Math.max(most, inFlight);
+    seen.push({ path: request.url ?? '', inFlight });
+    response.on('finish', () => (inFlight -= 1));
+    if (options.answer?.(request, response)) return;
+    setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'), options.holdMs ?? 30);
+  });
+  if (options.gather) addBurstBarrier(server, { size: options.gather, gatherMs: 300 });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { baseUrl, seen, most: () => most };
+}
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+const check = (id: string, requests: number, extra: Partial<Check> = {}): Check => ({
+  id,
+  level: 'MUST',
+  area: 'test',
+  seedSections: ['4'],
+  title: id,
+  async run(t) {
+    for (let index = 0; index < requests; index += 1) await t.a.send({ method: 'GET', path: `/${extra.exclusive ? 'alone' : 'shared'}/${id}/${index}` });
+  },
+  ...extra,
+});
+
+const optionsFor = (baseUrl: string, extra: Partial<RunOptions> = {}): RunOptions => ({
+  target: { baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: false },
+  keyA: 'svc_live_test',
+  timeoutMs: 10_000,
+  ...extra,
+});
+
+test('with 3 workers, 6 checks of 4 requests each keep 3 requests in flight, never more, and report in the catalogue order', async () => {
+  const server = await fixtureServer({ gather: 3 });
+  const checks = ['A', 'B', 'C', 'D', 'E', 'F'].map((id) => check(id, 4));
+  const told: string[] = [];
+  const results = await runChecks(checks, optionsFor(server.baseUrl, { workers: 3, onResult: (result) => told.push(result.id) }));
+  expect(results.map((result) => result.id)).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
+  expect(told).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
+  expect(results.every((result) => result.status === 'pass' && result.exchanges.length === 4)).toBe(true);
+  expect(server.most()).toBe(3);
+  expect(server.seen).toHaveLength(24);
+});
+
+test('a check with cases of its own shares the slots: its cases and the other checks together stay within the workers', async () => {
+  const server = await fixtureServer({ gather: 4 });
+  const fanning: Check = {
+    ...check('FAN', 0),
+    // Sends as many requests at once as the workers allow it, as the coverage phase does with its cases.
+    run: async (t) => void (await Promise.all(Array.from({ length: t.workers * 2 }, (_, index) => t.a.send({ method: 'GET', path: `/shared/FAN/${index}` })))),
+  };
+  const results = await runChecks([fanning, check('B', 6), check('C', 6)], optionsFor(server.baseUrl, { workers: 4 }));
+  expect(results.map((result) => result.status)).toEqual(['pass', 'pass', 'pass']);
+  expect(server.most()).toBe(4);
+});
+
+test('checks that run alone run after the others, one at a time, with no other request in flight, and report at their place', async () => {
+  // The burst's requests are held until all six are in: the kit sent them together, whatever the machine's speed.
+  const burst: ServerResponse[] = [];
+  const server = await fixtureServer({
+    holdMs: 5,
+    answer: (request, response) => {
+      if (!request.url?.startsWith('/alone/BURST')) return false;
+      burst.push(response);
+      if (burst.length === 6) for (const held of burst) held.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      return true;
+    },
+  });
+  const checks = [
+    check('A', 3),
+    check('ALONE-1', 3, { exclusive: true }),
+    check('B', 3),
+    check('C', 3),
+    // A concurrent check runs alone too, and sends its burst unthrottled by the slots.
+    {
+      ...check('BURST', 0, { concurrent: true }),
+      run: async (t: CheckContext) =>
+        void (await Promise.all(Array.from({ length: 6 }, (_, index) => t.a.send({ method: 'GET', path: `/alone/BURST/${index}` })))),
+    },
+    check('D', 3),
+  ];
+  const told: string[] = [];
+  const results = await runChecks(checks, optionsFor(server.baseUrl, { workers: 2, onResult: (result) => told.push(result.id) }));
+  expect(told).toEqual(['A', 'ALONE-1', 'B', 'C', 'BURST', 'D']);
+  expect(results.map((result) => result.id)).toEqual(told);
+  const firstAlone = server.seen.findIndex((seen) => seen.path.startsWith('/alone/'));
+  // Every shared request came before the first alone one, and each alone request had the server to itself (the burst its own).
+  expect(server.seen.slice(firstAlone).every((seen) => seen.path.startsWith('/alone/'))).toBe(true);
+  expect(server.seen.filter((seen) => seen.path.startsWith('/alone/ALONE-1')).map((seen) => seen.inFlight)).toEqual([1, 1, 1]);
+  expect(Math.max(...server.seen.filter((seen) => seen.path.startsWith('/alone/BURST')).map((seen) => seen.inFlight))).toBe(6);
+});
+
+test('one 429 holds every worker for its Retry-After: no request reaches the server meanwhile, and the refused one is sent again', async () => {
+  let limited = false;
+  const server = await fixtureServer({
+    holdMs: 10,
+    answer: (request, response) => {
+      if (request.url !== '/shared/A/1' || limited) return false;
+      limited = true;
+      response.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"error":{"code":"RATE_LIMITED"}}');
+      return true;
+    },
+  });
+  const gate = rateGate();
+  const results = await runChecks(
+    ['A', 'B', 'C', 'D'].map((id) => check(id, 8)),
+    optionsFor(server.baseUrl, { workers: 4, rateGate: gate }),
+  );
+  expect(results.map((result) => result.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
+  // Requests already on their way when the 429 came back cannot be called back; every request sent
+  // after it, by any worker, went out a whole Retry-After later (less a little for the clocks' rounding).
+  const exchanges = results.flatMap((result) => result.exchanges);
+  const refused = exchanges.find((exchange) => exchange.response?.status === 429)!;
+  const answeredAt = refused.startedAtMs + refused.durationMs;
+  const sentAfter = exchanges.filter((exchange) => exchange.startedAtMs > answeredAt).map((exchange) => exchange.startedAtMs - answeredAt);
+  expect(sentAfter.length).toBeGreaterThan(20);
+  expect(Math.min(...sentAfter)).toBeGreaterThanOrEqual(950);
+  expect(server.seen.filter((seen) => seen.path === '/shared/A/1')).toHaveLength(2);
+  expect(gate.held().times).toBe(1);
+  expect(results[0]!.notes.join(' ')).toMatch(/1 requests answered 429 were sent again after the Retry-After wait/);
+});
+
+test('request slots: at most the limit at once, in the order asked; a wait ends with its signal', async () => {
+  const slots = requestSlots(2);
+  const first = await slots.acquire();
+  const second = await slots.acquire();
+  const order: string[] = [];
+  const third = slots.acquire().then((release) => (order.push('third'), release));
+  const stop = new AbortController();
+  const abandoned = slots.acquire(stop.signal);
+  const fourth = slots.acquire().then((release) => (order.push('fourth'), release));
+  stop.abort(new Error('time is up'));
+  await expect(abandoned).rejects.toThrow('time is up');
+  first();
+  second();
+  (await third)();
+  (await fourth)();
+  expect(order).toEqual(['third', 'fourth']);
+  expect(slots.most()).toBe(2);
+});
+
+test("a concurrent check's cleanup, sent together, is not its overlap: requests that overlapped only there are skipped for want of it", async () => {
+  const server = await fixtureServer({ gather: 4 });
+  const sequentialThenCleanup: Check = {
+    ...check('CLEANS-UP', 0, { concurrent: true }),
+    run: async (t: CheckContext) => {
+      for (let index = 0; index < 4; index += 1) await t.a.send({ method: 'GET', path: `/alone/one-by-one/${index}` });
+      await asCleanup(() => Promise.all(Array.from({ length: 4 }, (_, index) => t.a.send({ method: 'DELETE', path: `/alone/cleanup/${index}` }))));
+    },
+  };
+  const [result] = await runChecks([sequentialThenCleanup], optionsFor(server.baseUrl, { concurrency: 4 }));
+  // The cleanup did overlap on the server (the barrier released its four together) …
+  expect(Math.max(...server.seen.filter((seen) => seen.path.startsWith('/alone/cleanup')).map((seen) => seen.inFlight))).toBe(4);
+  expect(result!.exchanges.filter((exchange) => exchange.cleanup)).toHaveLength(4);
+  // … but the check measured only what it judged, sent one by one.
+  expect(result!.status).toBe('skip');
+  expect(result!.overlap?.maxInFlight).toBe(1);
+});
