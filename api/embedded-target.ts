@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { apiKeyPrefix } from '../spec/index.ts';
 import type { ChoiceOverrides, ProfileName } from '../reference-impl/server/profile.ts';
 import { requirePart } from './optional-parts.ts';
+import { ALL_CAPABILITIES } from '../harness/check.ts';
+import type { RunOptions } from '../harness/runner.ts';
 
 export const EMBEDDED_SHORT_TTL_MS = 3_000;
 
@@ -28,6 +30,18 @@ export interface EmbeddedTarget {
 }
 
 const newKey = (label: string) => `${apiKeyPrefix}${label}_${randomBytes(12).toString('hex')}`;
+
+/**
+ * How the runner reaches the bundled server: every capability, both projects and the
+ * short-lifetime one; at `baseUrl` when something stands in front of it (a broken proxy, a gateway).
+ */
+export function runnerTargetOf(target: EmbeddedTarget, baseUrl = target.baseUrl): Pick<RunOptions, 'target' | 'keyA' | 'keyB'> {
+  return {
+    target: { baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: true, shortTtl: { key: target.keyShortTtl, ttlMs: target.shortTtlMs } },
+    keyA: target.keyA,
+    keyB: target.keyB,
+  };
+}
 
 export async function startEmbeddedTarget(options: { shortTtlMs?: number; profile?: ProfileName; choices?: ChoiceOverrides } = {}): Promise<EmbeddedTarget> {
   requirePart('reference-server');

@@ -4,11 +4,11 @@
 // concurrency checks see their overlap from a barrier in front of the server in both runs, so that
 // their verdicts, too, are the fixture's and not the machine's.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ALL_CAPABILITIES, type CheckResult } from '../../harness/check.ts';
+import type { CheckResult } from '../../harness/check.ts';
 import { runChecks } from '../../harness/runner.ts';
 import { barrierDuringConcurrentChecks } from '../../harness/testing/burst-barrier.ts';
 import { rewriteJson, startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
+import { runnerTargetOf, startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
 import { SUITE_CHECKS } from '../suites.ts';
 import type { Suite } from '../run-options.ts';
 import type { Server } from 'node:http';
@@ -39,14 +39,7 @@ async function runWith(workers: number, baseUrl: string, server: Server, suites:
   for (const suite of suites) {
     results.push(
       ...(await runChecks(SUITE_CHECKS[suite].checks, {
-        target: {
-          baseUrl,
-          capabilities: new Set(ALL_CAPABILITIES),
-          hasSecondKey: true,
-          shortTtl: { key: target.keyShortTtl, ttlMs: target.shortTtlMs },
-        },
-        keyA: target.keyA,
-        keyB: target.keyB,
+        ...runnerTargetOf(target, baseUrl),
         timeoutMs: 30_000,
         seed: 11,
         workers,

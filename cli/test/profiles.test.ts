@@ -9,7 +9,7 @@ import { runChecks } from '../../harness/runner.ts';
 import { barrierDuringConcurrentChecks } from '../../harness/testing/burst-barrier.ts';
 import { propertyChecks } from '../../property/registry.ts';
 import { openPoints } from '../../spec/index.ts';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
+import { runnerTargetOf, startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 
 let target: EmbeddedTarget;
 beforeAll(async () => {
@@ -19,15 +19,10 @@ afterAll(async () => target.stop());
 
 test('every conformance, coverage and property check gives the alternate profile 0 MUST failures', async () => {
   const results = await runChecks([...conformanceChecks, ...coverageChecks, ...propertyChecks], {
-    target: {
-      baseUrl: target.baseUrl,
-      capabilities: new Set(ALL_CAPABILITIES),
-      hasSecondKey: true,
-      shortTtl: { key: target.keyShortTtl, ttlMs: target.shortTtlMs },
-    },
-    keyA: target.keyA,
-    keyB: target.keyB,
+    ...runnerTargetOf(target),
     timeoutMs: 10_000,
+    // As a run has them by default: what these checks find does not depend on it (api/test/workers.test.ts).
+    workers: 16,
     checkTimeoutMs: 60_000,
     seed: 20_261_123,
     numRuns: 60,

@@ -2,8 +2,7 @@
 // a caller: a server whose every response object carries extra fields fails no check that the
 // same server passes without them.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
-import { ALL_CAPABILITIES } from '../../harness/check.ts';
+import { runnerTargetOf, startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { propertyChecks } from '../../property/registry.ts';
 import { checks } from '../registry.ts';
 import { runChecks } from '../../harness/runner.ts';
@@ -50,9 +49,7 @@ test('the proxy really extends responses', async () => {
 
 test('every check gives the same outcome with extra response fields as without them', async () => {
   const options = (baseUrl: string) => ({
-    target: { baseUrl, capabilities: new Set(ALL_CAPABILITIES), hasSecondKey: true, shortTtl: { key: target.keyShortTtl, ttlMs: target.shortTtlMs } },
-    keyA: target.keyA,
-    keyB: target.keyB,
+    ...runnerTargetOf(target, baseUrl),
     timeoutMs: 10_000,
   });
   const suites = [...checks, ...propertyChecks.filter((check) => check.id !== 'PROP-ASSET-LIFECYCLE')];

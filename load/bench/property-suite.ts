@@ -3,8 +3,8 @@
 // pool and any shrinking included), then the whole suite's run time.
 //   npx tsx load/bench/property-suite.ts [--seed N] [--num-runs N]
 import { parseArgs } from 'node:util';
-import { startEmbeddedTarget } from '../../api/embedded-target.ts';
-import { ALL_CAPABILITIES, type CheckResult } from '../../harness/check.ts';
+import { runnerTargetOf, startEmbeddedTarget } from '../../api/embedded-target.ts';
+import type { CheckResult } from '../../harness/check.ts';
 import { runCheck } from '../../harness/runner.ts';
 import { propertyChecks } from '../../property/registry.ts';
 
@@ -52,14 +52,7 @@ try {
   const started = performance.now();
   for (const check of propertyChecks) {
     const result = await runCheck(check, {
-      target: {
-        baseUrl: target.baseUrl,
-        capabilities: new Set(ALL_CAPABILITIES),
-        hasSecondKey: true,
-        shortTtl: { key: target.keyShortTtl, ttlMs: target.shortTtlMs },
-      },
-      keyA: target.keyA,
-      keyB: target.keyB,
+      ...runnerTargetOf(target),
       timeoutMs: 30_000,
       checkTimeoutMs: 300_000,
       seed,
