@@ -221,10 +221,7 @@ export function validateRunOptions(
 
   const capabilities = capabilitiesOf(options.capabilities);
   const suites = suitesOf(options);
-  const given = [...headersOf(options.headers ?? [], '--header'), ...headersOf(options.secretHeaders ?? [], '--header-secret')];
-  const repeated = given.find((header, index) => given.findIndex((other) => other.name === header.name) !== index);
-  if (repeated) throw refuse(`${repeated.flag} ${repeated.name}: the header is given twice`);
-  if (baseUrl === undefined && given.length > 0) throw refuse('--header is for --base-url: the bundled reference server needs none');
+  const deployment = deploymentOf(options, baseUrl);
 
   return {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
@@ -244,6 +241,24 @@ export function validateRunOptions(
     workers: positiveInteger('--workers', options.workers, DEFAULT_WORKERS, written.workers),
     seed: options.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : positiveInteger('--seed', options.seed, 1, written.seed),
     ...(options.numRuns !== undefined ? { numRuns: positiveInteger('--num-runs', options.numRuns, 1, written.numRuns) } : {}),
+    ...deployment,
+  };
+}
+
+/** How a deployed server is reached, as `run` and `replay` take it: headers of a gateway's, a proxy, a CA. */
+export type DeploymentOptions = Pick<RunOptions, 'headers' | 'secretHeaders' | 'proxy' | 'caCert' | 'insecure'>;
+
+/**
+ * The deployment options, checked (each header written "Name: value", none the kit sets itself,
+ * none twice; a proxy URL; a readable CA file), for a server at `baseUrl`: with no base URL (the
+ * bundled server, reached directly) none may be given.
+ */
+export function deploymentOf(options: DeploymentOptions, baseUrl: string | undefined): Pick<RunPlan, 'headers' | 'secretHeaderValues' | 'connection'> {
+  const given = [...headersOf(options.headers ?? [], '--header'), ...headersOf(options.secretHeaders ?? [], '--header-secret')];
+  const repeated = given.find((header, index) => given.findIndex((other) => other.name === header.name) !== index);
+  if (repeated) throw refuse(`${repeated.flag} ${repeated.name}: the header is given twice`);
+  if (baseUrl === undefined && given.length > 0) throw refuse('--header is for --base-url: the bundled reference server needs none');
+  return {
     headers: Object.fromEntries(given.map(({ name, value }) => [name, value])),
     ...connectionOf(options, baseUrl),
     secretHeaderValues: given.filter((header) => header.flag === '--header-secret').map(({ value }) => value),

@@ -112,6 +112,12 @@ export function parseCapabilities(text: string | undefined): Capability[] {
 /** The non-empty lines of a variable (DECISION_SECRET_HEADERS: one header a line). */
 const linesOf = (text: string | undefined) => (text ?? '').split(/\r?\n/).filter((line) => line.trim() !== '');
 
+/** The secret headers given: each --header-secret, then each line of DECISION_SECRET_HEADERS. */
+export const secretHeadersOf = (flags: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] => [
+  ...(flags ?? []),
+  ...linesOf(env.DECISION_SECRET_HEADERS),
+];
+
 export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSettings | 'help' {
   let values;
   try {
@@ -162,9 +168,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
     ...(values.proxy !== undefined ? { proxy: values.proxy } : {}),
     ...(values['ca-cert'] !== undefined ? { caCert: values['ca-cert'] } : {}),
     ...(values.insecure ? { insecure: true } : {}),
-    ...(values['header-secret'] || env.DECISION_SECRET_HEADERS?.trim()
-      ? { secretHeaders: [...(values['header-secret'] ?? []), ...linesOf(env.DECISION_SECRET_HEADERS)] }
-      : {}),
+    ...(values['header-secret'] || env.DECISION_SECRET_HEADERS?.trim() ? { secretHeaders: secretHeadersOf(values['header-secret'], env) } : {}),
     referenceProfile: values['reference-profile'] as RunOptions['referenceProfile'],
     ...(values.suite !== undefined ? { suites: list(values.suite) as Suite[] } : {}),
     only: list(values.only),

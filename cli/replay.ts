@@ -7,6 +7,9 @@ import { replay } from '../replay/replay.ts';
 import { terminalText } from '../reports/escape.ts';
 import type { CommandIo } from './diff.ts';
 import { startEmbeddedTarget } from '../api/embedded-target.ts';
+import { ConformanceOptionsError, deploymentOf } from '../api/run-options.ts';
+import { connectionDispatcher } from '../harness/connection.ts';
+import { secretHeadersOf } from './args.ts';
 
 export const REPLAY_USAGE = `Usage: decision-conformance replay --results OLD_RUN/results.json [--base-url URL] [options]
 
@@ -22,6 +25,11 @@ answer) that the old response had. New fields are not a change (seed 9.3).
   --expiry-api-key KEY  key of a project whose assets expire as the old run's short-lifetime project's did
                         (or env DECISION_EXPIRY_API_KEY); without it, requests recorded with that project's key are skipped
   --timeout-ms N        timeout of every request (default 30000)
+  --header 'NAME: V'    a header every request carries, as \`run\` takes it (repeatable)
+  --header-secret 'NAME: V'  the same, redacted like a key (or env DECISION_SECRET_HEADERS, one a line)
+  --proxy URL           a proxy every request goes through (HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read without it)
+  --ca-cert FILE        PEM CA certificates to trust beside Node's own
+  --insecure            accept any certificate of the server
   --format text|json    output (default text)
 
 Recorded keys are redacted: each request is sent with the key of the project it names, a key
@@ -52,6 +60,11 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
         'api-key-b': { type: 'string' },
         'expiry-api-key': { type: 'string' },
         'timeout-ms': { type: 'string' },
+        header: { type: 'string', multiple: true },
+        'header-secret': { type: 'string', multiple: true },
+        proxy: { type: 'string' },
+        'ca-cert': { type: 'string' },
+        insecure: { type: 'boolean' },
         format: { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -79,6 +92,22 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
   const keyB = values['api-key-b'] ?? env.DECISION_API_KEY_B;
   const keyExpiry = values['expiry-api-key'] ?? env.DECISION_EXPIRY_API_KEY;
   if (baseUrl !== undefined && !keyA) return usage('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
+  let deployment;
+  try {
+    deployment = deploymentOf(
+      {
+        ...(values.header ? { headers: values.header } : {}),
+        secretHeaders: secretHeadersOf(values['header-secret'], env),
+        ...(values.proxy !== undefined ? { proxy: values.proxy } : {}),
+        ...(values['ca-cert'] !== undefined ? { caCert: values['ca-cert'] } : {}),
+        ...(values.insecure ? { insecure: true } : {}),
+      },
+      baseUrl,
+    );
+  } catch (error) {
+    if (error instanceof ConformanceOptionsError) return usage(error.message);
+    throw error;
+  }
 
   let exchanges;
   try {
@@ -91,11 +120,18 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
   }
 
   const embedded = baseUrl === undefined ? await startEmbeddedTarget() : undefined;
+  // A deployed server is reached through the proxy and CA given (or the environment's proxy), as `run` reaches it.
+  const dispatcher = embedded ? undefined : connectionDispatcher(deployment.connection ?? {});
   try {
     const target = embedded
       ? { baseUrl: embedded.baseUrl, keyA: embedded.keyA, keyB: embedded.keyB, keyExpiry: embedded.keyShortTtl }
       : { baseUrl: baseUrl!, keyA: keyA!, ...(keyB ? { keyB } : {}), ...(keyExpiry ? { keyExpiry } : {}) };
-    const report = await replay(exchanges, { ...target, timeoutMs });
+    const report = await replay(exchanges, {
+      ...target,
+      timeoutMs,
+      ...(Object.keys(deployment.headers ?? {}).length > 0 ? { headers: deployment.headers, secrets: deployment.secretHeaderValues ?? [] } : {}),
+      ...(dispatcher ? { dispatcher } : {}),
+    });
     // Nothing answered at all: the server is unreachable, not changed.
     const unreachable = report.counts.replayed > 0 && report.verdicts.every((v) => v.kind !== 'same' && (v.kind !== 'changed' || v.status === undefined));
     if (unreachable) {
@@ -107,6 +143,7 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
     io.out(`${formatReplay(report, format)}\n`);
     return report.counts.changed > 0 || brokenRules(report).some((rule) => rule.level === 'MUST') ? 1 : 0;
   } finally {
+    await dispatcher?.close();
     await embedded?.stop();
   }
 }

@@ -5,6 +5,7 @@
 // Files of earlier versions name neither: their redacted keys are sent as key A (then key B,
 // when the outcome differs and a second key was given).
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
 import { createHttp, operationIdOf, TransportError, type Reply, type SentRequest } from '../harness/http.ts';
 import { credentialFor, withoutKeyPlaces, withQuery, type ProjectName } from '../harness/key-variants.ts';
 import { isMask, redactText } from '../harness/redaction.ts';
@@ -28,6 +29,11 @@ export interface ReplayTarget {
   /** A key of a project whose assets expire as quickly as the old run's short-lifetime project's did. */
   keyExpiry?: string;
   timeoutMs: number;
+  /** Headers every request carries (a gateway's: --header), and the values among them to redact like keys. */
+  headers?: Readonly<Record<string, string>>;
+  secrets?: readonly string[];
+  /** How requests reach the server: a proxy, a CA to trust (harness/connection.ts). */
+  dispatcher?: Dispatcher;
 }
 
 export type ReplayVerdict =
@@ -123,7 +129,7 @@ type Prepared = Ready | { exchange: RecordedExchange; skipped: string };
 
 export async function replay(exchanges: readonly RecordedExchange[], target: ReplayTarget): Promise<ReplayReport> {
   const ids = new IdentifierMap();
-  const secrets = [target.keyA, ...(target.keyB ? [target.keyB] : []), ...(target.keyExpiry ? [target.keyExpiry] : [])];
+  const secrets = [target.keyA, ...(target.keyB ? [target.keyB] : []), ...(target.keyExpiry ? [target.keyExpiry] : []), ...(target.secrets ?? [])];
   // A file of an earlier version says nothing of which project sent a request: there, and only
   // there, key B is tried when key A changes the outcome.
   const namesProjects = exchanges.some((exchange) => exchange.credential !== undefined);
@@ -136,6 +142,8 @@ export async function replay(exchanges: readonly RecordedExchange[], target: Rep
     baseUrl: target.baseUrl,
     timeoutMs: target.timeoutMs,
     secrets,
+    ...(target.headers ? { extraHeaders: target.headers } : {}),
+    ...(target.dispatcher ? { dispatcher: target.dispatcher } : {}),
     record: (recorded, answered) => {
       if (answered) ledger.judge(judgedExchange(answered.sent, answered.reply, secrets), recorded, sender);
     },

@@ -13,7 +13,7 @@ import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-tar
 import { startForwardProxy, type ForwardProxy } from '../../harness/testing/forward-proxy.ts';
 import { runKitCommand } from '../../harness/testing/kit-command.ts';
 import { startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
-import { addedLatency, gateway, pathPrefix, rateLimit, requiredHeader, type GatewayStep } from '../../harness/testing/gateways.ts';
+import { addedLatency, gateway as gatewayOf, pathPrefix, rateLimit, requiredHeader, type GatewayStep } from '../../harness/testing/gateways.ts';
 import { runConformance } from '../../api/index.ts';
 
 /** A test-only certificate for localhost and 127.0.0.1, and its key: trusted nowhere but here. */
@@ -122,7 +122,7 @@ describe('a deployed server', () => {
     let direct: Record<string, string>;
     const gateways: RunningProxy[] = [];
     const behind = async (...steps: GatewayStep[]) => {
-      const started = await startMutatingProxy(target.baseUrl, gateway(...steps));
+      const started = await startMutatingProxy(target.baseUrl, gatewayOf(...steps));
       gateways.push(started);
       return started.baseUrl;
     };
@@ -151,6 +151,32 @@ describe('a deployed server', () => {
       const refused = await runThrough(baseUrl);
       expect(refused.summary.must_failed).toBeGreaterThan(0);
       expect(refused.warmup.message).toMatch(/answered 403 \("the gateway needs X-Tenant"\).*--header 'Name: value'/);
+    });
+
+    test('replay takes the same options: a recorded run replays through the header gateway with --header, and through the proxy', async () => {
+      const reportDir = mkdtempSync(join(tmpdir(), 'decision-deployed-replay-'));
+      const recorded = await runKitCommand(
+        ['run', '--base-url', target.baseUrl, '--only', 'AUTH-MISSING-KEY,DECIDE-ONE-ANSWER-PER-QUESTION', '--report-dir', reportDir],
+        {
+          DECISION_API_KEY: target.keyA,
+        },
+      );
+      expect(recorded.code, recorded.out + recorded.err).toBe(0);
+      // Replayed against a server that has not seen the run (feedback on a decision is given once), behind the gateway.
+      const fresh = await startEmbeddedTarget();
+      const gateway = await startMutatingProxy(fresh.baseUrl, gatewayOf(requiredHeader('X-Tenant', 'acme')));
+      const replayThrough = (args: string[]) =>
+        runKitCommand(['replay', '--results', join(reportDir, 'results.json'), '--base-url', gateway.baseUrl, ...args], { DECISION_API_KEY: fresh.keyA });
+      const before = proxy.used();
+      const withHeader = await replayThrough(['--header-secret', 'X-Tenant: acme', '--proxy', proxy.url]);
+      expect(withHeader.code, withHeader.out + withHeader.err).toBe(0);
+      expect(proxy.used()).toBeGreaterThan(before);
+      expect(withHeader.out).not.toContain('acme');
+      // Without it, the gateway answers every request 403: outcomes changed.
+      const without = await replayThrough([]);
+      expect(without.code, without.out + without.err).toBe(1);
+      await gateway.close();
+      await fresh.stop();
     });
 
     test('a gateway that answers 429 past 20 requests a second: every worker waits out the Retry-After together', async () => {
