@@ -276,15 +276,13 @@ function abortedBy(signal: AbortSignal): TransportError {
 }
 
 export function createHttp(options: HttpOptions): Http {
-  const once = sendOnce(options);
-  const { signal } = options;
   const gate = options.rateGate ?? rateGate();
+  const once = sendOnce(options, gate);
   return async (sent) => {
     for (let retry = 0; ; retry += 1) {
-      await gate.pass(signal).catch((error: unknown) => {
-        throw signal?.aborted ? abortedBy(signal) : error;
-      });
       const reply = await once(sent, retry > 0);
+      if (reply.status === 429) options.slots?.narrow();
+      else options.slots?.widen();
       if (reply.status !== 429 || retry === RATE_LIMIT_RETRIES) return reply;
       const waitMs = retryAfterMs(reply);
       options.onRateLimited?.(waitMs);
@@ -308,7 +306,7 @@ export function wireRequest(sent: SentRequest): { headers: Record<string, string
   return { headers, body };
 }
 
-function sendOnce(options: HttpOptions): SendOnce {
+function sendOnce(options: HttpOptions, gate: RateGate): SendOnce {
   const cap = options.bodyCapBytes ?? DEFAULT_BODY_CAP_BYTES;
   const { signal } = options;
   return async (sent, again) => {
@@ -354,6 +352,14 @@ function sendOnce(options: HttpOptions): SendOnce {
     };
     // Waiting for a slot is not the server's time: the request's timeout and timing start once it has one.
     const release = options.slots ? await options.slots.acquire(signal, again).catch(() => Promise.reject(abortedBy(signal!))) : undefined;
+    // The pause after a 429 is checked once the request has its slot: one that waited for a slot
+    // while the pause began must not go out during it.
+    try {
+      await gate.pass(signal);
+    } catch (error) {
+      release?.();
+      throw signal?.aborted ? abortedBy(signal) : error;
+    }
     const started = performance.now();
     exchange.startedAtMs = performance.timeOrigin + started;
     try {

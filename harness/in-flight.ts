@@ -6,7 +6,13 @@
 // its check is aborted (its time is up), which p-limit's queue cannot do.
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** At most `limit` requests in flight at once, in the order they asked. */
+/**
+ * At most `limit` requests in flight at once, in the order they asked. A 429 narrows the slots in
+ * use to half (at least one), and answers that are not 429 widen them again by one per round of
+ * them, up to `limit`: a server whose rate limit is below what the workers send is sent what it
+ * takes, instead of refusing the same requests again after every pause (additive increase,
+ * multiplicative decrease, as TCP finds the rate a network sustains).
+ */
 export interface RequestSlots {
   readonly limit: number;
   /**
@@ -15,6 +21,12 @@ export interface RequestSlots {
    * pause ends, so that the rate limit's next window does not refuse it again for want of a turn).
    */
   acquire(signal?: AbortSignal, first?: boolean): Promise<() => void>;
+  /** A 429: half the slots in use, at least one. */
+  narrow(): void;
+  /** An answer that is not 429: one more slot in use per round of them, up to the limit. */
+  widen(): void;
+  /** The slots in use now. */
+  inUse(): number;
   /** The most requests that were in flight together so far. */
   most(): number;
 }
@@ -23,7 +35,12 @@ export function requestSlots(limit: number): RequestSlots {
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`request slots must be a positive whole number; got ${limit}`);
   let busy = 0;
   let most = 0;
+  let usable = limit;
+  let answered = 0;
   const waiting: Array<() => void> = [];
+  const wake = () => {
+    while (busy < usable && waiting.length > 0) waiting.shift()!();
+  };
   const take = () => {
     busy += 1;
     most = Math.max(most, busy);
@@ -32,15 +49,28 @@ export function requestSlots(limit: number): RequestSlots {
       if (released) return;
       released = true;
       busy -= 1;
-      waiting.shift()?.();
+      wake();
     };
   };
   return {
     limit,
     most: () => most,
+    inUse: () => usable,
+    narrow() {
+      usable = Math.max(1, Math.floor(usable / 2));
+      answered = 0;
+    },
+    widen() {
+      if (usable >= limit) return;
+      answered += 1;
+      if (answered < usable) return;
+      answered = 0;
+      usable += 1;
+      wake();
+    },
     acquire(signal, first = false) {
       if (signal?.aborted) return Promise.reject(signal.reason);
-      if (busy < limit) return Promise.resolve(take());
+      if (busy < usable && waiting.length === 0) return Promise.resolve(take());
       return new Promise((resolve, reject) => {
         const turn = () => {
           signal?.removeEventListener('abort', abort);
@@ -54,6 +84,7 @@ export function requestSlots(limit: number): RequestSlots {
         if (first) waiting.unshift(turn);
         else waiting.push(turn);
         signal?.addEventListener('abort', abort, { once: true });
+        wake();
       });
     },
   };

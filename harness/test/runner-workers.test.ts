@@ -192,3 +192,25 @@ test("a concurrent check's cleanup, sent together, is not its overlap: requests 
   expect(result!.status).toBe('skip');
   expect(result!.overlap?.maxInFlight).toBe(1);
 });
+
+test('request slots narrow to half on a 429 (at least one) and widen by one per round of other answers, up to the limit', async () => {
+  const slots = requestSlots(8);
+  slots.narrow();
+  expect(slots.inUse()).toBe(4);
+  for (let index = 0; index < 3; index += 1) slots.narrow();
+  expect(slots.inUse()).toBe(1);
+  // With one slot in use, a second request waits although the limit is eight …
+  const first = await slots.acquire();
+  let second: (() => void) | undefined;
+  const waiting = slots.acquire().then((release) => (second = release));
+  await Promise.resolve();
+  expect(second).toBeUndefined();
+  // … until an answer widens the slots to two: then it goes.
+  slots.widen();
+  await waiting;
+  expect(slots.inUse()).toBe(2);
+  first();
+  second!();
+  for (let index = 0; index < 100; index += 1) slots.widen();
+  expect(slots.inUse()).toBe(8);
+});
