@@ -17,7 +17,10 @@ import { warmUp } from '../run.ts';
 import { k6ForTests, loadRunErrors, runKitCommand, runLoadCommand, settingsFor, SHORT_SETTINGS } from './support.ts';
 
 const k6 = k6ForTests();
-const SHORT = { DURATION: '2', RATE: '20' };
+// What these runs hold is that an open point's refusal is no error and fails no check: the error and
+// check thresholds. The latency ones are left out of reach, as they judge the machine's speed (a CI
+// run failed one while the machine was busy); their own tests prove them.
+const SHORT = { DURATION: '2', RATE: '20', P95_MS: '60000', P99_MS: '60000' };
 const scratch = mkdtempSync(join(tmpdir(), 'load-open-points-'));
 
 let reference: EmbeddedTarget;
