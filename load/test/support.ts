@@ -73,6 +73,14 @@ export function growingLatency(msPerSecond: number): Mutation & { restartClock()
 }
 
 /** Short, bounded settings per scenario: seconds, loopback, a few hundred requests at most. */
+/**
+ * Latency thresholds out of reach, for runs whose claim is not the server's speed (a scenario runs
+ * green, a refusal is no error): p95 and p99 judge the machine, and a busy CI machine failed them.
+ * The error and check thresholds still decide whether a run passed; latency verdicts are proven
+ * on their own (percentiles.test.ts) and measured by the benchmarks.
+ */
+export const LATENCY_OUT_OF_REACH = { P95_MS: '60000', P99_MS: '60000' } as const;
+
 export const SHORT_SETTINGS: Record<ScenarioName, Record<string, string>> = {
   'decide-steady': { DURATION: '2', RATE: '20' },
   'decide-capacity': { DURATION: '2', VUS: '4' },
