@@ -2,14 +2,15 @@
 // answers at once come back together, a request sent alone is answered after the gathering time,
 // and without the barrier the same server answers each request on its own.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { overlapAchieved, overlapOf, type Timed } from '../overlap.ts';
 import { addBurstBarrier } from '../testing/burst-barrier.ts';
+import { listenOnLoopback, type Listening } from '../testing/loopback.ts';
 
 let server: Server;
 let baseUrl: string;
+let listening: Listening;
 let handled = 0;
 
 beforeAll(async () => {
@@ -19,10 +20,10 @@ beforeAll(async () => {
     response.writeHead(200, { 'content-type': 'text/plain' });
     response.end(String(handled));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listening = await listenOnLoopback(server);
+  baseUrl = listening.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => listening.close());
 
 /** Sends `count` requests `spacingMs` apart, each timed as the kit times its exchanges. */
 async function spread(count: number, spacingMs: number): Promise<Timed[]> {

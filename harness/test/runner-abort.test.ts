@@ -1,8 +1,8 @@
 // A check whose time is up stops sending: the runner aborts its requests and its Retry-After
 // waits. Counted on the server's side: the requests a slow or rate-limiting server receives once
 // runCheck has returned.
+import { listenOnLoopback } from '../testing/loopback.ts';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ALL_CAPABILITIES, type Check } from '../check.ts';
@@ -24,16 +24,8 @@ async function countingServer(answer: (respond: (status: number, headers?: Recor
       if (!response.destroyed) response.writeHead(status, { 'content-type': 'application/json', ...headers }).end('{}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received: () => received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { baseUrl: url, received: () => received, close };
 }
 
 /** A check that sends GET /v1/models for as long as it is let run. */

@@ -3,12 +3,12 @@
 // before it, its result comes at its place in the catalogue, and the preparation's requests are
 // reported as the check's own, first.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from 'vitest';
 import { ALL_CAPABILITIES, type Check } from '../check.ts';
 import type { CheckContext } from '../context.ts';
 import { runChecks } from '../runner.ts';
+import { listenOnLoopback } from '../testing/loopback.ts';
 
 const WAIT_MS = 300;
 
@@ -25,8 +25,7 @@ test('a check with prepare starts its wait before the first check, alone, and re
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     }, 20);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url: baseUrl, close } = await listenOnLoopback(server);
   try {
     const expiry = (t: CheckContext) =>
       t.shared('the wait', async () => {
@@ -88,7 +87,6 @@ test('a check with prepare starts its wait before the first check, alone, and re
     ]);
     expect(results[0]!.exchanges).toHaveLength(1);
   } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await close();
   }
 });

@@ -3,8 +3,8 @@
 // other request in flight; results come in the catalogue's order; and one 429 holds every worker
 // for its Retry-After. The fixture server decides the timing (it holds requests until released),
 // so none of this depends on the machine's speed.
+import { listenOnLoopback } from '../testing/loopback.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
 import { asCleanup } from '../overlap-group.ts';
 import { addBurstBarrier } from '../testing/burst-barrier.ts';
@@ -37,10 +37,9 @@ async function fixtureServer(options: { holdMs?: number; gather?: number; answer
     setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'), options.holdMs ?? 30);
   });
   if (options.gather) addBurstBarrier(server, { size: options.gather, gatherMs: 300 });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { baseUrl, seen, most: () => most };
+  const { url, close } = await listenOnLoopback(server);
+  closers.push(close);
+  return { baseUrl: url, seen, most: () => most };
 }
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

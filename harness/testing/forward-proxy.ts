@@ -2,8 +2,9 @@
 // it tunnels CONNECT requests (what undici's proxy agents send, for http and https targets alike)
 // and forwards absolute-form requests, and counts both, so that a test can tell its requests went
 // through it.
+import { listenOnLoopback } from './loopback.ts';
 import { createServer, request as httpRequest } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 
 export interface ForwardProxy {
   url: string;
@@ -44,14 +45,6 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
     upstream.on('error', end);
     client.on('error', end);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    used: () => used,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, used: () => used, close };
 }

@@ -1,9 +1,9 @@
 // A deliberately broken server: a proxy in front of a good one that rewrites requests or
 // responses in one named way. The kit's tests use it to prove that each check can fail.
+import { listenOnLoopback } from './loopback.ts';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
 export interface ProxiedRequest {
@@ -98,17 +98,8 @@ export async function startMutatingProxy(upstream: string, mutation: Mutation, t
     }
   };
   const server: Server = tls ? createHttpsServer(tls, handle) : createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const listening = await listenOnLoopback(server);
+  return { baseUrl: tls ? `https://localhost:${listening.port}` : listening.url, server, close: listening.close };
 }
 
 /** Rewrites a JSON response body; leaves other bodies alone. */
