@@ -208,6 +208,8 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
   const workers = options.workers ?? 1;
   const gate = options.rateGate ?? rateGate();
   const slots = options.slots ?? requestSlots(workers);
+  // What every check of the run gets; the slots only go to checks that share the server (below).
+  const { slots: _given, ...shared } = { ...options, sharedWork, rateGate: gate };
   // A wait on the server's clock (up to a minute for a deployed server's short-lifetime project)
   // starts before the first check, so that it passes during the checks before the one that waits.
   // Each preparation runs alone: a race between two requests of the run would show as a failure
@@ -215,7 +217,7 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
   const prepared = new Map<string, CheckResult['exchanges']>();
   for (const check of selected) {
     if (!check.prepare) continue;
-    const preparation = await runCheck({ ...check, run: check.prepare }, { ...options, sharedWork, rateGate: gate });
+    const preparation = await runCheck({ ...check, run: check.prepare }, shared);
     prepared.set(check.id, preparation.exchanges);
   }
   // Results are told in the catalogue's order: each as soon as every check before it has its own.
@@ -229,8 +231,7 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
   };
   const run = async (check: Check, alone: boolean) => {
     options.onStart?.(check);
-    const { slots: _runSlots, ...rest } = options;
-    const ran = await runCheck(check, { ...rest, ...(alone ? { workers: 1 } : { slots, workers }), sharedWork, rateGate: gate });
+    const ran = await runCheck(check, { ...shared, ...(alone ? { workers: 1 } : { slots, workers }) });
     // The preparation's requests are the check's: reported, and replayed, before its own.
     done.set(check, prepared.get(check.id)?.length ? { ...ran, exchanges: [...prepared.get(check.id)!, ...ran.exchanges] } : ran);
     tell();

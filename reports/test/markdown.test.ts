@@ -13,6 +13,7 @@ describe('summary.md', () => {
     expect(lines[2]).toContain('Target `http://127.0.0.1:47123`');
     expect(lines[2]).toContain('seed 20251122');
     expect(lines[2]).toContain('warm-up ok in 1.8 s');
+    expect(lines[2]).toContain('16 workers (up to 12 requests in flight; 2 pauses after 429, 2.1 s in all)');
   });
 
   it('has a counts table', () => {

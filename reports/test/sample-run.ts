@@ -360,6 +360,7 @@ export function sampleRunReport(results: CheckResult[] = sampleResults(), covera
     startedAt: STARTED_AT,
     finishedAt: FINISHED_AT,
     warmup: { durationMs: 1834.6, ok: true, message: `GET /health answered 200 after one retry; key ${KEY_A} accepted` },
+    workers: { limit: 16, mostInFlight: 12, pauses: 2, pausedMs: 2100 },
     secrets: SECRETS,
     ...(coverage !== null ? { coverage } : {}),
   });
