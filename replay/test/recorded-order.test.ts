@@ -31,6 +31,13 @@ test('exchanges come back in the order they were sent, bursts whole, untimed one
     }),
   );
   const replayed = readRecordedExchanges(file);
-  expect(replayed.map((one) => new URL(one.request.url).pathname)).toEqual(['/earlier/1', '/earlier/untimed', '/burst/a', '/burst/b', '/later/1', '/earlier/2']);
+  expect(replayed.map((one) => new URL(one.request.url).pathname)).toEqual([
+    '/earlier/1',
+    '/earlier/untimed',
+    '/burst/a',
+    '/burst/b',
+    '/later/1',
+    '/earlier/2',
+  ]);
   expect(replayed.map((one) => one.index)).toEqual([1, 2, 3, 4, 5, 6]);
 });
