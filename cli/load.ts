@@ -18,8 +18,11 @@ import { readLoadResults, readResultsFile as readResults, ResultsFileError } fro
 import { terminalText } from '../reports/escape.ts';
 import { startEmbeddedTarget } from '../api/embedded-target.ts';
 import { requirePart } from '../api/optional-parts.ts';
-import { referenceProfileOf } from '../api/run-options.ts';
-import { parseCapabilities } from './args.ts';
+import { ConformanceOptionsError, DEFAULT_WARMUP_TIMEOUT_MS, deploymentOf, referenceProfileOf } from '../api/run-options.ts';
+import { warmUp } from '../api/warmup.ts';
+import { connectionDispatcher } from '../harness/connection.ts';
+import type { LoadDeployment } from '../load/runner/run-scenario.ts';
+import { parseCapabilities, secretHeadersOf } from './args.ts';
 import { asksForHelp } from './help.ts';
 import { learnFromResults, type ConformanceResults } from './load-from-results.ts';
 import { ALL_CAPABILITIES } from '../harness/check.ts';
@@ -42,6 +45,10 @@ load run --scenario NAME [options]     run a load scenario (${SCENARIOS.join(', 
   --node                               use the kit's Node runner even when k6 is found
   --instances N                        split each run over N k6 processes (execution segments), judged as one run (k6 only)
   --server-pid PID                     with --base-url, a server on this machine: its CPU and memory join the results
+  --header 'NAME: VALUE'               with --base-url, a header every request carries, as for run (repeatable)
+  --header-secret 'NAME: VALUE'        the same, redacted like a key (or env DECISION_SECRET_HEADERS, one a line)
+  --proxy URL  --ca-cert FILE  --insecure   a proxy, a CA to trust, any certificate, as for run (both generators: k6 is
+                                       given them as HTTPS_PROXY, SSL_CERT_FILE and K6_INSECURE_SKIP_TLS_VERIFY)
 load merge DIR... [--report-dir DIR]   the parts of one distributed run (k6-operator pods, see load/k6-operator/testrun.yaml),
                                        each folder with load.json and samples.csv.gz, judged as one run; refused (exit 2) when
                                        they differ in scenario, spec, server or segment sequence, or a segment is missing or doubled
@@ -135,6 +142,11 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
     'report-dir': { type: 'string' },
     instances: { type: 'string' },
     'server-pid': { type: 'string' },
+    header: { type: 'string', multiple: true },
+    'header-secret': { type: 'string', multiple: true },
+    proxy: { type: 'string' },
+    'ca-cert': { type: 'string' },
+    insecure: { type: 'boolean' },
     help: { type: 'boolean' },
   });
   if (values.help) {
@@ -148,6 +160,7 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   const apiKey = (values['api-key'] as string | undefined) ?? env.DECISION_API_KEY;
   if (baseUrl !== undefined && !apiKey) throw new LoadUsageError('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
   const repeat = positive('repeat', values.repeat as string | undefined, 5)!;
+  const deployment = loadDeploymentOf(values, env, baseUrl);
   const { profile, capabilities, feedbackShape, notes } = targetClaims(values, baseUrl);
   const settings = { CAPABILITIES: capabilities.join(','), FEEDBACK_SHAPE: feedbackShape, ...scenarioSettings(values) };
   for (const note of notes) out(`${terminalText(note)}\n`);
@@ -158,6 +171,7 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
   if (instances > 1 && !k6)
     throw new LoadUsageError('--instances needs k6 (--k6, K6_BIN or PATH): the Node runner runs in one process and does not split a scenario');
 
+  if (baseUrl !== undefined) await firstCall(baseUrl, apiKey!, deployment, out);
   const embedded = baseUrl === undefined ? await startEmbeddedTarget({ profile }) : undefined;
   const target = { baseUrl: baseUrl ?? embedded!.baseUrl, apiKey: apiKey ?? embedded!.keyA };
   const startedAt = new Date();
@@ -169,6 +183,7 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
       ...(k6 ? { k6 } : {}),
       repeat,
       instances,
+      ...(deployment ? { deployment } : {}),
       // The embedded server lives in this process: its memory and CPU are this process's (the Node runner's too, when it runs).
       ...(embedded
         ? {
@@ -194,7 +209,7 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
     target: { baseUrl: target.baseUrl, embedded: embedded !== undefined, capabilities },
     startedAt,
     finishedAt: new Date(),
-    secrets: [target.apiKey],
+    secrets: [target.apiKey, ...(deployment?.secretHeaderValues ?? [])],
     load,
   });
   const dir = (values['report-dir'] as string | undefined) ?? defaultReportDir(startedAt);
@@ -211,6 +226,47 @@ function boundNote(runs: readonly LoadRun[]): string {
   const bound = runs.filter((run) => run.generator_health?.bound);
   const unproven = runs.filter((run) => run.generator_health?.unproven);
   return `${bound.length === 0 ? '' : `; GENERATOR-BOUND in ${bound.length} of ${runs.length} runs: the figures measure the generator, not the server`}${unproven.length === 0 ? '' : `; the machine had no idle CPU in ${unproven.length} of ${runs.length} runs: the generator is not shown to have kept up`}`;
+}
+
+/**
+ * The first call to a deployed server, as `run` makes it (api/warmup.ts): one that gets no answer
+ * (an untrusted certificate, a wrong address) or whose key is refused is a usage error that says
+ * what to give, instead of a run whose every request failed; any other answer that is not a
+ * success (a gateway's refusal for want of its header) is said before the load.
+ */
+async function firstCall(baseUrl: string, apiKey: string, deployment: LoadDeployment | undefined, out: Write): Promise<void> {
+  const dispatcher = connectionDispatcher(deployment?.connection ?? {});
+  try {
+    const key = { key: apiKey, role: 'project A', source: '--api-key or DECISION_API_KEY' };
+    const warmed = await warmUp(baseUrl, key, DEFAULT_WARMUP_TIMEOUT_MS, deployment?.headers ?? {}, dispatcher);
+    if (!warmed.ok) throw new LoadUsageError(warmed.message ?? `${baseUrl} did not answer`);
+    if (warmed.message) out(`warning: ${terminalText(warmed.message)}\n`);
+  } finally {
+    await dispatcher?.close();
+  }
+}
+
+/** --header, --header-secret, --proxy, --ca-cert and --insecure, checked as `run` checks them; undefined when none applies. */
+function loadDeploymentOf(values: Record<string, unknown>, env: NodeJS.ProcessEnv, baseUrl: string | undefined): LoadDeployment | undefined {
+  let deployment;
+  try {
+    deployment = deploymentOf(
+      {
+        ...(values.header ? { headers: values.header as string[] } : {}),
+        secretHeaders: secretHeadersOf(values['header-secret'] as string[] | undefined, env),
+        ...(values.proxy !== undefined ? { proxy: values.proxy as string } : {}),
+        ...(values['ca-cert'] !== undefined ? { caCert: values['ca-cert'] as string } : {}),
+        ...(values.insecure ? { insecure: true } : {}),
+      },
+      baseUrl,
+    );
+  } catch (error) {
+    if (error instanceof ConformanceOptionsError) throw new LoadUsageError(error.message);
+    throw error;
+  }
+  const headers = deployment.headers ?? {};
+  if (Object.keys(headers).length === 0 && !deployment.connection) return undefined;
+  return { headers, secretHeaderValues: deployment.secretHeaderValues ?? [], ...(deployment.connection ? { connection: deployment.connection } : {}) };
 }
 
 /** --server-pid: a process of this machine the kit can read in /proc, given with --base-url. */

@@ -8,6 +8,7 @@ import { area, CheckFailure, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { describeReply, expectError, expectSuccess, isSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
+import { inOrder } from '../harness/in-flight.ts';
 import { KEY_VARIANTS, type KeyVariantName } from '../harness/key-variants.ts';
 import { bearer, keyedOperations, NotPrepared, passingRequest, type Credential, type PassingRequest } from '../harness/passing-requests.ts';
 
@@ -67,12 +68,12 @@ const unchangedFailed = (request: PassingRequest, reply: Reply) =>
  * `evenIfUnchangedFails` (a missing key is refused whatever the body).
  */
 async function expectEveryChangeRefused(t: CheckContext, changes: readonly CredentialChange[], evenIfUnchangedFails = false): Promise<void> {
-  let judged = 0;
-  for (const op of keyedOperations) {
+  // The operations share nothing (each has resources of its own): up to --workers of them at once.
+  const judged = await inOrder(keyedOperations, t.workers, async (op): Promise<boolean> => {
     const request = await passingRequest(t, op);
     if (request instanceof NotPrepared) {
       t.note(`${op.operationId} not checked: ${request.reason}`);
-      continue;
+      return false;
     }
     try {
       if (!request.controlLast) {
@@ -82,22 +83,22 @@ async function expectEveryChangeRefused(t: CheckContext, changes: readonly Crede
           t.note(
             `${request.label}: the kit's request answered ${describeReply(unchanged)} with the valid key; its shape is open (${request.openPoint}), so ${evenIfUnchangedFails ? 'only the missing key is judged there' : 'it is not checked'}`,
           );
-          if (!evenIfUnchangedFails) continue;
+          if (!evenIfUnchangedFails) return false;
         }
       }
-      const replies: Array<[CredentialChange, Reply]> = [];
-      for (const change of changes) replies.push([change, await request.send(change.credential(t.keyA))]);
+      // Each change is refused on its own: sent together, judged in their order.
+      const replies = await Promise.all(changes.map(async (change) => [change, await request.send(change.credential(t.keyA))] as const));
       for (const [change, reply] of replies) expectUnauthorized(reply, request, change);
       if (request.controlLast) {
         const unchanged = await request.send(bearer(t.keyA));
         if (!isSuccess(unchanged)) t.fail(...unchangedFailed(request, unchanged));
       }
-      judged += 1;
+      return true;
     } finally {
       await request.cleanup();
     }
-  }
-  if (judged === 0) t.skip('no /v1 operation could be prepared on this target');
+  });
+  if (!judged.includes(true)) t.skip('no /v1 operation could be prepared on this target');
 }
 
 /** For every /v1 operation: the passing request with each change must still succeed, for the reason given (SHOULD). */

@@ -1,7 +1,9 @@
 // Concurrency (seed 2.1, 2.4, 2.5, 2.7, 3, 5, 7): every rule that holds for one request holds for
-// every request, overlapping or not. Each check first sends its requests alone (they must pass,
-// as the sequential checks require), then sends them together, several at once, in a few rounds,
-// and judges every answer by the same rules. What servers add to become fast (batching, caches,
+// every request, overlapping or not. Each check first sends its requests alone, one after the
+// other (they must pass, as the sequential checks require), then sends them together, several at
+// once, in a few rounds, and judges every answer by the same rules. The requests sent alone go out
+// among the other checks' (--workers); the bursts wait until the check has the server to itself
+// (t.alone()), so that the overlap measured is the check's own. What servers add to become fast (batching, caches,
 // pools, id generators) keeps state between requests; these checks are where it shows.
 //
 // The overlap is measured, not assumed: the runner reports how many requests were in flight and
@@ -91,6 +93,7 @@ async function aloneThenTogether(t: CheckContext, planned: readonly Planned[], a
     const reply = await request.send(0);
     judgedAs(`${request.label}, sent alone`, () => request.judge(reply, 0));
   }
+  await t.alone();
   for (let round = 1; round <= ROUNDS; round += 1) {
     const what = roundLabel(planned.length, round);
     const replies = await together(
@@ -240,7 +243,10 @@ async function uploadsAloneThenTogether(
   const files = plannedUploads(t.concurrency, runTag());
   const uploaded: Uploaded[] = [];
   try {
-    for (let attempt = 0; attempt <= ROUNDS; attempt += 1) await afterAttempt(files, await uploadAttempt(t, files, attempt, uploaded), attempt, uploaded);
+    for (let attempt = 0; attempt <= ROUNDS; attempt += 1) {
+      if (attempt === 1) await t.alone();
+      await afterAttempt(files, await uploadAttempt(t, files, attempt, uploaded), attempt, uploaded);
+    }
   } finally {
     await deleteAll(t, uploaded);
   }
@@ -442,11 +448,18 @@ export const concurrencyChecks: Check[] = area('concurrency', [
       const questions = sentQuestions(decideBody());
       const uploaded = [{ project: 'a' as const, id: decoy.asset.id }];
       try {
+        // Each round's asset is uploaded, and a decide referencing it answered, before the bursts.
+        const assets: Asset[] = [];
         for (let round = 1; round <= ROUNDS; round += 1) {
           const { asset } = await uploadSample(t.a, 'image/png', pngImage({ width: 3 + round, height: 5 }));
           uploaded.push({ project: 'a', id: asset.id });
+          assets.push(asset);
           const alone = await decideReferencing(t.a, asset.id, 'image');
           judgedAs(`a decide referencing ${asset.id}, sent alone before its deletion`, () => expectAnswered(alone, questions));
+        }
+        await t.alone();
+        for (const [index, asset] of assets.entries()) {
+          const round = index + 1;
           const deleteAt = Math.floor(t.concurrency / 2);
           const sends = Array.from({ length: t.concurrency }, (_, index) =>
             index === deleteAt ? () => t.a.deleteAsset(asset.id) : () => decideReferencing(t.a, asset.id, 'image'),
@@ -484,6 +497,9 @@ export const concurrencyChecks: Check[] = area('concurrency', [
     seedSections: ['2.4'],
     openPoint: 'answers-among-others',
     title: 'Whether a decide sent among others gets the answers it got alone (the seed does not require equal probabilities)',
+    // Its answers alone are what the others' are compared with: sent among other checks' requests,
+    // a batching server could answer them differently already.
+    startsAmongOthers: false,
     async run(t) {
       const body = decideBody();
       const alone = [canonical((await t.a.decide(body)).json?.answers), canonical((await t.a.decide(body)).json?.answers)];
@@ -505,7 +521,8 @@ export const concurrencyChecks: Check[] = area('concurrency', [
       });
     },
   },
-]).map((check) => ({ ...check, concurrent: true }));
+  // Each check sends its requests alone among the other checks' and its bursts alone (t.alone()).
+]).map((check) => ({ ...check, concurrent: true, startsAmongOthers: check.startsAmongOthers ?? true }));
 
 /** Sends one request after the other (the alone step of checks that read what they sent together). */
 async function sequentially(sends: ReadonlyArray<() => Promise<Reply>>): Promise<Reply[]> {

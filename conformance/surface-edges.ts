@@ -10,6 +10,7 @@ import { area, CheckFailure, type Check } from '../harness/check.ts';
 import type { CheckContext } from '../harness/context.ts';
 import { describeReply, expectErrorBody, expectRequestIdHeader, expectValidBody, isSuccess } from '../harness/expect.ts';
 import type { Reply, SentRequest } from '../harness/http.ts';
+import { inOrder } from '../harness/in-flight.ts';
 import { BILLING_CONTEXT, choiceQuestions, decideBody, referenceFeedbackBody, replyOutcome } from '../harness/requests.ts';
 import { pngImage } from '../harness/samples/media.ts';
 
@@ -54,9 +55,16 @@ class Session {
     return reply;
   }
 
-  /** An asset of project A to read: one this session uploaded already (an upload is the costliest request here), or a new one. */
-  async readableAsset(): Promise<string> {
-    return this.assets.values().next().value ?? this.upload();
+  private readable: Promise<string> | undefined;
+
+  /**
+   * An asset of project A to read, uploaded once per session (an upload is the costliest request
+   * here) and never deleted by it: operations run at once, and another's assets may be on their
+   * way to a DELETE.
+   */
+  readableAsset(): Promise<string> {
+    this.readable ??= this.upload();
+    return this.readable;
   }
 
   /** Uploads a small PNG with key A; its id, or why there is none. */
@@ -219,17 +227,17 @@ interface MethodReply {
  * passing body), sent as `as`.
  */
 async function unservedMethodReplies(session: Session, as: As, options: { headOfGetOnly?: boolean } = {}): Promise<MethodReply[]> {
-  const replies: MethodReply[] = [];
-  for (const { path: template, ops } of keyedPaths) {
+  // The paths share nothing: up to --workers of them at once.
+  const byPath = await inOrder(keyedPaths, session.t.workers, async ({ path: template, ops }): Promise<MethodReply[]> => {
     const served = new Set(ops.map((op) => upper(op.method)));
     const methods = METHODS.filter((method) => !served.has(method) && (!options.headOfGetOnly || (method === 'HEAD' && served.has('GET'))));
-    if (methods.length === 0) continue;
+    if (methods.length === 0) return [];
     const representative = ops.find((op) => op.method === 'get') ?? ops.find((op) => op.method !== 'delete') ?? ops[0]!;
     const ready = await prepared(session, representative, 1 + methods.length);
-    if (!ready) continue;
+    if (!ready) return [];
     const { subject, instances } = ready;
-    if (!(await unchangedPasses(session, subject, instances[0]!)) && as === 'a') continue;
-    const sent = await Promise.all(
+    if (!(await unchangedPasses(session, subject, instances[0]!)) && as === 'a') return [];
+    return Promise.all(
       methods.map(async (method, index) => {
         const instance = instances[index + 1]!;
         const withBody = method === 'PUT' || method === 'PATCH';
@@ -237,8 +245,8 @@ async function unservedMethodReplies(session: Session, as: As, options: { headOf
         return { path: instance.path, template, method, headOfGet: method === 'HEAD' && served.has('GET'), operationId: representative.operationId, reply };
       }),
     );
-    replies.push(...sent);
-  }
+  });
+  const replies = byPath.flat();
   if (replies.length === 0) session.t.skip('no /v1 path could be prepared on this target');
   return replies;
 }
@@ -315,11 +323,11 @@ interface SpellingReply {
  * (a delete: refused spellings are followed by the unchanged request on the same asset).
  */
 async function spellingReplies(session: Session, as: As): Promise<SpellingReply[]> {
-  const replies: SpellingReply[] = [];
-  for (const op of keyedOperations) {
+  // The operations share nothing (each has resources of its own): up to --workers of them at once.
+  const byOperation = await inOrder(keyedOperations, session.t.workers, async (op): Promise<SpellingReply[]> => {
     const consumes = op.method === 'delete';
     const ready = await prepared(session, op, consumes ? 1 : 1 + SPELLINGS.length);
-    if (!ready) continue;
+    if (!ready) return [];
     const { subject, instances } = ready;
     const spell = async (spelling: Spelling, instance: Instance): Promise<SpellingReply> => {
       const path = spelling.spell(instance.path);
@@ -331,13 +339,13 @@ async function spellingReplies(session: Session, as: As): Promise<SpellingReply[
       };
     };
     if (!consumes) {
-      if (!(await unchangedPasses(session, subject, instances[0]!)) && as === 'a') continue;
-      replies.push(...(await Promise.all(SPELLINGS.map((spelling, index) => spell(spelling, instances[index + 1]!)))));
-      continue;
+      if (!(await unchangedPasses(session, subject, instances[0]!)) && as === 'a') return [];
+      return Promise.all(SPELLINGS.map((spelling, index) => spell(spelling, instances[index + 1]!)));
     }
     // A delete uses its asset up: the spellings go one at a time, each refused one leaving the asset
     // to the next; after a served one, a new asset. The unchanged delete then ends on the asset the
     // refused ones met, which must still be there.
+    const replies: SpellingReply[] = [];
     let instance: Instance | undefined = instances[0];
     for (const spelling of SPELLINGS) {
       instance ??= (await subject.instances(1))[0]!;
@@ -346,7 +354,9 @@ async function spellingReplies(session: Session, as: As): Promise<SpellingReply[
       if (isSuccess(sent.reply)) instance = undefined;
     }
     if (instance) await unchangedPasses(session, subject, instance);
-  }
+    return replies;
+  });
+  const replies = byOperation.flat();
   if (replies.length === 0) session.t.skip('no /v1 operation could be prepared on this target');
   return replies;
 }
@@ -531,12 +541,13 @@ interface BodyReply {
  * point and fails (feedback-shape), the operation is skipped with a note.
  */
 async function bodyReplies(session: Session, cases: readonly BodyCase[], options: { jsonOnly?: boolean } = {}): Promise<BodyReply[]> {
-  const replies: BodyReply[] = [];
-  for (const op of bodyOperations.filter((candidate) => !options.jsonOnly || isJson(candidate))) {
+  const ops = bodyOperations.filter((candidate) => !options.jsonOnly || isJson(candidate));
+  // The operations share nothing: up to --workers of them at once.
+  const byOperation = await inOrder(ops, session.t.workers, async (op): Promise<BodyReply[]> => {
     const ready = await prepared(session, op, 1 + cases.length);
-    if (!ready) continue;
+    if (!ready) return [];
     const { subject, instances } = ready;
-    if (!(await unchangedPasses(session, subject, instances[0]!))) continue;
+    if (!(await unchangedPasses(session, subject, instances[0]!))) return [];
     const sent = await Promise.all(
       cases.map(async (bodyCase, index) => {
         const body = instances[index + 1]!.body!;
@@ -552,8 +563,9 @@ async function bodyReplies(session: Session, cases: readonly BodyCase[], options
         return { bodyCase, subject, invalid: bodyCase.invalid(changed, op), label: `${subject.label} with ${bodyCase.what}`, reply };
       }),
     );
-    replies.push(...sent.filter((entry) => entry !== undefined));
-  }
+    return sent.filter((entry) => entry !== undefined);
+  });
+  const replies = byOperation.flat();
   if (replies.length === 0) session.t.skip('no operation that takes a body could be prepared on this target');
   return replies;
 }

@@ -51,6 +51,14 @@ export interface CheckMeta {
    * Concurrent checks and checks that wait on the server's clock run alone too (runsAlone).
    */
   exclusive?: boolean;
+  /**
+   * For a check that runs alone: its first requests, which need not, are sent among the other
+   * checks' (through the run's slots), and it calls `t.alone()` before the part that must run
+   * alone. A concurrency check sends each request alone, one after the other, before its bursts:
+   * that part is as many round trips as it has requests, which a run with workers need not wait
+   * for with the server to itself. The check's time does not run while it waits for its turn.
+   */
+  startsAmongOthers?: boolean;
   /** How long the check may take in all, over the run's default (a suite whose checks send hundreds of requests). */
   timeoutMs?: number;
 }

@@ -110,6 +110,12 @@ export interface CheckContext {
    */
   shared<T>(name: string, make: () => Promise<T>): Promise<T>;
   /**
+   * For a check that starts among the others (Check.startsAmongOthers): waits until it has the
+   * server to itself, and from then on its requests take none of the run's slots. For a check
+   * that runs alone from its start, at once; a check that shares the server cannot ask for it.
+   */
+  alone(): Promise<void>;
+  /**
    * Aborted when the check's time is up or it has finished: every request of `a`, `b`,
    * `anonymous` and `withKey` already honours it; a check that waits on its own passes it on.
    */
@@ -149,6 +155,8 @@ export interface ContextParts {
   sharedWork?: SharedWork;
   /** The check's signal (see CheckContext.signal); the one `http` honours. */
   signal?: AbortSignal;
+  /** See CheckContext.alone; default: at once (a check run on its own has the server to itself). */
+  alone?(): Promise<void>;
 }
 
 export function createCheckContext({
@@ -166,6 +174,7 @@ export function createCheckContext({
   announce,
   sharedWork = new Map(),
   signal = new AbortController().signal,
+  alone = () => Promise.resolve(),
 }: ContextParts): CheckContext {
   const a = apiClient(http, keyA);
   const missingB: ApiClient = new Proxy({} as ApiClient, {
@@ -199,6 +208,7 @@ export function createCheckContext({
       if (!sharedWork.has(name)) sharedWork.set(name, make());
       return sharedWork.get(name) as Promise<T>;
     },
+    alone,
     signal,
   };
 }

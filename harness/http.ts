@@ -106,10 +106,11 @@ export interface HttpOptions {
    */
   signal?: AbortSignal;
   /**
-   * The run's request slots (--workers): each request waits for one before it goes out, and its
-   * timeout and timing start once it has one. Absent: no limit (a check that runs alone).
+   * The run's request slots (--workers), asked for at each request: each waits for one before it
+   * goes out, and its timeout and timing start once it has one. None: no limit (a check that runs
+   * alone; a check that started among the others has none once it has the server to itself).
    */
-  slots?: RequestSlots;
+  slots?(): RequestSlots | undefined;
   /**
    * The run's pause after a 429, shared by every check running at once: one 429 holds every
    * request for its Retry-After. Absent: this client's own (only its requests wait).
@@ -281,8 +282,9 @@ export function createHttp(options: HttpOptions): Http {
   return async (sent) => {
     for (let retry = 0; ; retry += 1) {
       const reply = await once(sent, retry > 0);
-      if (reply.status === 429) options.slots?.narrow();
-      else options.slots?.widen();
+      const slots = options.slots?.();
+      if (reply.status === 429) slots?.narrow();
+      else slots?.widen();
       if (reply.status !== 429 || retry === RATE_LIMIT_RETRIES) return reply;
       const waitMs = retryAfterMs(reply);
       options.onRateLimited?.(waitMs);
@@ -351,7 +353,8 @@ function sendOnce(options: HttpOptions, gate: RateGate): SendOnce {
       ...(inCleanup() ? { cleanup: true } : {}),
     };
     // Waiting for a slot is not the server's time: the request's timeout and timing start once it has one.
-    const release = options.slots ? await options.slots.acquire(signal, again).catch(() => Promise.reject(abortedBy(signal!))) : undefined;
+    const slots = options.slots?.();
+    const release = slots ? await slots.acquire(signal, again).catch(() => Promise.reject(abortedBy(signal!))) : undefined;
     // The pause after a 429 is checked once the request has its slot: one that waited for a slot
     // while the pause began must not go out during it.
     try {

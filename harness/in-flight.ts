@@ -142,3 +142,27 @@ export async function inFlight<T>(items: readonly T[], limit: number, work: (ite
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return most;
 }
+
+/**
+ * `work` over `items`, at most `limit` at once, its results in the items' order. A failure is
+ * thrown once every item has settled, the first in the items' order whatever finished first: a
+ * check fails the same way, with the same message, whether it ran its items one by one or many
+ * at once (--workers).
+ */
+export async function inOrder<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const settled: Array<PromiseSettledResult<R>> = [];
+  await inFlight(
+    items.map((_, index) => index),
+    limit,
+    async (index) => {
+      try {
+        settled[index] = { status: 'fulfilled', value: await work(items[index]!) };
+      } catch (reason) {
+        settled[index] = { status: 'rejected', reason };
+      }
+    },
+  );
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<R>).value);
+}

@@ -32,6 +32,11 @@ export interface RunOptions {
   /** The run's request slots and pause after 429 (runChecks makes them; runCheck alone: none, and its own pause). */
   slots?: RequestSlots;
   rateGate?: RateGate;
+  /**
+   * For a check that starts among others (Check.startsAmongOthers), run by runChecks: called when
+   * the check asks for the server to itself (t.alone()); resolves when its turn comes. Absent: at once.
+   */
+  aloneTurn?(): Promise<void>;
   /** How long one check may take in all; default ten request timeouts. Property checks need more. */
   checkTimeoutMs?: number;
   /** Run only these check ids (others are left out of the results). */
@@ -47,6 +52,11 @@ export interface RunOptions {
   /** Judges every exchange of every check by the response rules, as it is received (one ledger per run). */
   ruleLedger?: RuleLedger;
   onStart?(check: Check): void;
+  /**
+   * When a check that runs alone gets the server to itself: as it starts, or, for a check that
+   * started among the others, when its turn comes (a check that finished before it never gets one).
+   */
+  onAlone?(check: Check): void;
   /** What a running check is waiting for, to show the person running the kit. */
   onAnnounce?(check: Check, text: string): void;
   onResult?(result: CheckResult): void;
@@ -76,6 +86,8 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   let observation: Observation | undefined;
   const { run: _run, ...meta } = check;
   const started = performance.now();
+  /** How long the check waited for its turn to run alone: not its own time. */
+  let waitedMs = 0;
   const secrets = [options.keyA, options.keyB ?? '', options.target.shortTtl?.key ?? '', ...(options.secrets ?? [])].filter(Boolean);
   // Messages quote what servers sent, and a server may echo a key: results are redacted whole,
   // since the command line prints them as they are.
@@ -86,7 +98,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
         ...meta,
         notes: rateLimited > 0 ? [...notes, `${rateLimited} requests answered 429 were sent again after the Retry-After wait.`] : notes,
         exchanges,
-        durationMs: performance.now() - started,
+        durationMs: performance.now() - started - waitedMs,
         ...(observation ? { observation } : {}),
         ...(coverage.length > 0 ? { coverage } : {}),
         ...result,
@@ -116,6 +128,8 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
   // Every request in flight and every wait for a slot listens to it: up to --workers of each at once
   // (the coverage phase's cases), past Node's default of ten before it warns of a leak.
   setMaxListeners(0, stop.signal);
+  // The run's slots, until a check that started among the others is given the server to itself.
+  let slots = options.slots;
   const http = createHttp({
     signal: stop.signal,
     baseUrl: options.target.baseUrl,
@@ -132,7 +146,7 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     onRateLimited: () => {
       rateLimited += 1;
     },
-    ...(options.slots ? { slots: options.slots } : {}),
+    slots: () => slots,
     ...(options.rateGate ? { rateGate: options.rateGate } : {}),
   });
   const reference = check.openPoint ? openPoint(check.openPoint).referenceChoice.summary : undefined;
@@ -153,21 +167,40 @@ export async function runCheck(check: Check, options: RunOptions): Promise<Check
     announce: (text) => options.onAnnounce?.(check, redactText(text, secrets)),
     ...(options.sharedWork ? { sharedWork: options.sharedWork } : {}),
     signal: stop.signal,
+    alone: async () => {
+      if (!runsAlone(check)) throw new Error(`${check.id} shares the server with other checks: it cannot ask for it alone`);
+      if (!check.startsAmongOthers || !slots) return;
+      // The check's time stops while it waits: the wait is the other checks', not the server's.
+      const waitStarted = performance.now();
+      const worked = waitStarted - started - waitedMs;
+      clearTimeout(timer);
+      await options.aloneTurn?.();
+      waitedMs += performance.now() - waitStarted;
+      slots = undefined;
+      if (!stop.signal.aborted) arm(Math.max(0, checkTimeoutMs - worked));
+    },
   });
 
   // A check may make several requests, each with its own timeout; this bounds the whole check
   // so that no target, however hostile, can stall a run.
   let timer: NodeJS.Timeout | undefined;
   const checkTimeoutMs = check.timeoutMs ?? options.checkTimeoutMs ?? options.timeoutMs * 10;
+  let timeUp: (error: TransportError) => void = () => undefined;
   const overall = new Promise<never>((_, reject) => {
+    timeUp = reject;
+  });
+  const arm = (ms: number) => {
     timer = setTimeout(() => {
       const timedOut = new TransportError('timeout', `the check did not finish within ${checkTimeoutMs} ms`);
       stop.abort(timedOut);
-      reject(timedOut);
-    }, checkTimeoutMs);
-  });
+      timeUp(timedOut);
+    }, ms);
+  };
+  arm(checkTimeoutMs);
   try {
     await Promise.race([check.run(context), overall]);
+    // Its bursts would have shared the server with other checks' requests: not what it measured.
+    if (check.startsAmongOthers && slots) throw new Error('it started among the other checks and never asked for the server to itself (t.alone())');
     const overlap = check.concurrent ? measuredOverlap() : undefined;
     if (check.level === 'OBSERVE')
       return finish({ status: 'observed', ...(observation ? {} : { message: 'nothing observed' }), ...(overlap ? { overlap } : {}) });
@@ -229,20 +262,58 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
       options.onResult?.(done.get(next)!);
     }
   };
-  const run = async (check: Check, alone: boolean) => {
-    options.onStart?.(check);
-    const ran = await runCheck(check, { ...shared, ...(alone ? { workers: 1 } : { slots, workers }) });
+  const finished = (check: Check, ran: CheckResult) => {
     // The preparation's requests are the check's: reported, and replayed, before its own.
     done.set(check, prepared.get(check.id)?.length ? { ...ran, exchanges: [...prepared.get(check.id)!, ...ran.exchanges] } : ran);
     tell();
   };
+  const run = async (check: Check, alone: boolean) => {
+    options.onStart?.(check);
+    if (alone) options.onAlone?.(check);
+    finished(check, await runCheck(check, { ...shared, ...(alone ? { workers: 1 } : { slots, workers }) }));
+  };
+  // A check that starts among the others sends its first requests with them, then waits for its
+  // turn with the server to itself: its worker is free meanwhile, and the check goes on later.
+  const waiting = new Map<Check, { give(): void; over: Promise<void> }>();
+  const over = new Map<Check, Promise<void>>();
+  const startAmongOthers = (check: Check) =>
+    new Promise<void>((workerFree) => {
+      options.onStart?.(check);
+      const ran = runCheck(check, {
+        ...shared,
+        slots,
+        workers,
+        aloneTurn: () =>
+          new Promise<void>((give) => {
+            waiting.set(check, { give, over: over.get(check)! });
+            workerFree();
+          }),
+      });
+      over.set(
+        check,
+        ran.then((result) => {
+          finished(check, result);
+          workerFree();
+        }),
+      );
+    });
   // The checks that share no state first, `workers` at once, their requests through the run's slots;
   // then each check that runs alone, with the server to itself (no slots: its bursts are its own).
+  // Those that start among them go first: their requests sent alone are a chain of round trips,
+  // done by the time the others are, instead of holding up the checks that run alone at the end.
   await inFlight(
-    selected.filter((check) => !runsAlone(check)),
+    [...selected.filter((check) => runsAlone(check) && check.startsAmongOthers), ...selected.filter((check) => !runsAlone(check))],
     workers,
-    (check) => run(check, false),
+    (check) => (runsAlone(check) ? startAmongOthers(check) : run(check, false)),
   );
-  for (const check of selected.filter(runsAlone)) await run(check, true);
+  for (const check of selected.filter(runsAlone)) {
+    const turn = waiting.get(check);
+    if (turn) {
+      options.onAlone?.(check);
+      turn.give();
+    }
+    // A check that started among the others has either asked for its turn or finished already.
+    await (over.get(check) ?? run(check, true));
+  }
   return results;
 }

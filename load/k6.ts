@@ -1,8 +1,9 @@
 // Finding k6 and running a scenario script with it. The kit looks for k6 in this order:
 // --k6 PATH, env K6_BIN, then `k6` on PATH. Users bring their own k6; CI sets K6_BIN.
 import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { rootCertificates } from 'node:tls';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -11,6 +12,7 @@ import { terminalText } from '../reports/escape.ts';
 import type { LoadRun } from '../reports/load-run.ts';
 import { k6SampleOutput } from './k6-samples.ts';
 import type { ScenarioName } from './runner/definition.ts';
+import type { LoadDeployment } from './runner/run-scenario.ts';
 import { mergeParts, PART_FILES, readPart, type RunPart } from './merge.ts';
 
 export const SCENARIO_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
@@ -76,6 +78,30 @@ export interface K6RunOptions {
   instances?: number;
   /** Settings of one part over the common ones (tests slow one part down through its own BASE_URL). */
   partSettings?(index: number): Record<string, string | undefined>;
+  /** How a deployed server is reached: k6 gets it in its environment (k6DeploymentEnv). */
+  deployment?: LoadDeployment;
+}
+
+/**
+ * The environment that has k6 reach a deployed server as `run` does: EXTRA_HEADERS (JSON, read by
+ * the scenarios' adapter: in the environment, not `-e`, so that a gateway's key is no argument a
+ * process list shows), the proxy as HTTPS_PROXY and HTTP_PROXY (Go's proxy variables, which k6
+ * honours; without --proxy, the user's own pass through), the CA as SSL_CERT_FILE (Go reads it on
+ * Linux: Node's CA list and the given one, written to `dir`, so that public servers stay
+ * trusted as Node trusts them), and --insecure as K6_INSECURE_SKIP_TLS_VERIFY.
+ */
+export function k6DeploymentEnv(deployment: LoadDeployment, dir: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (Object.keys(deployment.headers).length > 0) env.EXTRA_HEADERS = JSON.stringify(deployment.headers);
+  const { proxy, caCert, insecure } = deployment.connection ?? {};
+  if (proxy !== undefined) Object.assign(env, { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, https_proxy: proxy, http_proxy: proxy });
+  if (caCert !== undefined) {
+    const file = join(dir, 'ca-certificates.pem');
+    writeFileSync(file, [...rootCertificates, caCert].join('\n'));
+    env.SSL_CERT_FILE = file;
+  }
+  if (insecure) env.K6_INSECURE_SKIP_TLS_VERIFY = 'true';
+  return env;
 }
 
 /**
@@ -105,6 +131,7 @@ export async function runWithK6(
           output,
           ...(instances > 1 ? { segment: segmentOf(instances, index) } : {}),
           rawSamples: options.rawSamples !== false,
+          ...(options.deployment ? { deployment: options.deployment } : {}),
         }),
       ),
     );
@@ -121,9 +148,10 @@ async function runPart(
   scenario: ScenarioName,
   settings: Record<string, string | undefined>,
   dir: string,
-  options: { output: (line: string) => void; segment?: { segment: string; sequence: string }; rawSamples: boolean },
+  options: { output: (line: string) => void; segment?: { segment: string; sequence: string }; rawSamples: boolean; deployment?: LoadDeployment },
 ): Promise<RunPart> {
   mkdirSync(dir, { recursive: true });
+  const deploymentEnv = options.deployment ? k6DeploymentEnv(options.deployment, dir) : {};
   const env = { ...settings, REPORT_DIR: dir };
   const samples = options.rawSamples ? k6SampleOutput(join(dir, PART_FILES.samples)) : { args: [], env: {} };
   const segment = options.segment ? ['--execution-segment', options.segment.segment, '--execution-segment-sequence', options.segment.sequence] : [];
@@ -141,7 +169,7 @@ async function runPart(
     join(SCENARIO_DIR, `${scenario}.js`),
   ];
   for (const [name, value] of Object.entries(env)) if (value !== undefined) args.push('-e', `${name}=${value}`);
-  const child = spawn(k6, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...samples.env, K6_NO_USAGE_REPORT: 'true' } });
+  const child = spawn(k6, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...samples.env, ...deploymentEnv, K6_NO_USAGE_REPORT: 'true' } });
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => text.split('\n').filter(Boolean).forEach(options.output));
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
@@ -151,7 +179,7 @@ async function runPart(
     // Its last lines may quote what the server answered: the message reaches a terminal escaped.
     throw new Error(
       `k6 exited with ${code} and wrote no load result: ${terminalText(
-        redactText(stderr, settings.API_KEY ? [settings.API_KEY] : [])
+        redactText(stderr, [...(settings.API_KEY ? [settings.API_KEY] : []), ...(options.deployment?.secretHeaderValues ?? [])])
           .trim()
           .split('\n')
           .slice(-3)

@@ -6,7 +6,7 @@ import type { LoadDrift, LoadRun, LoadSection } from '../reports/load-run.ts';
 import { memoryDriftThresholds } from './definitions/drift.js';
 import { runWithK6, type K6Location } from './k6.ts';
 import { loadDefinition, type ScenarioName } from './runner/definition.ts';
-import { runWithNode } from './runner/run-scenario.ts';
+import { runWithNode, type LoadDeployment } from './runner/run-scenario.ts';
 import { generatorHealth, type HealthFacts } from './generator-health.ts';
 import { healthLine } from '../reports/load-section.ts';
 import { endedChildrenCpuMs, machineIdleMs, ownCpuMs, threadCpuMs } from './process-usage.ts';
@@ -24,6 +24,8 @@ export interface LoadRunOptions {
   serverCpu?: { source: string; cpuMs(): number | undefined };
   /** k6 processes splitting the run (execution segments), 1 unless given; the Node runner runs in one. */
   instances?: number;
+  /** How a deployed server is reached (--header, --proxy, --ca-cert, --insecure), by either generator. */
+  deployment?: LoadDeployment;
   output(line: string): void;
 }
 
@@ -33,9 +35,9 @@ const MEMORY_SAMPLE_MS = 1000;
  * One second of the scenario by the Node runner, not counted: a server's first requests pay for
  * lazy loading and JIT warm-up, which is cold start (its own scenario), not load.
  */
-export async function warmUp(scenario: ScenarioName, settings: Record<string, string | undefined>): Promise<LoadRun> {
+export async function warmUp(scenario: ScenarioName, settings: Record<string, string | undefined>, deployment?: LoadDeployment): Promise<LoadRun> {
   const warmSettings = { ...settings, DURATION: '1', RUN_ID: `${Date.now().toString(36)}w` };
-  return runWithNode(await loadDefinition(scenario, warmSettings), warmSettings);
+  return runWithNode(await loadDefinition(scenario, warmSettings), warmSettings, deployment);
 }
 
 /** One measured run of the scenario (no warm-up), with the server's memory sampled when the kit can see it. */
@@ -52,8 +54,11 @@ export async function runOnce(options: Omit<LoadRunOptions, 'repeat' | 'output'>
   let run: LoadRun;
   try {
     run = options.k6
-      ? await runWithK6(options.k6.path, options.scenario, settings, options.output, { instances: options.instances ?? 1 })
-      : await runWithNode(definition, settings);
+      ? await runWithK6(options.k6.path, options.scenario, settings, options.output, {
+          instances: options.instances ?? 1,
+          ...(options.deployment ? { deployment: options.deployment } : {}),
+        })
+      : await runWithNode(definition, settings, options.deployment);
   } finally {
     if (timer) clearInterval(timer);
   }
@@ -106,7 +111,7 @@ export const SAME_PROCESS = 'kit process running the embedded reference server';
 
 export async function runLoad(options: LoadRunOptions): Promise<LoadSection> {
   if (options.scenario !== 'cold-start') {
-    const warm = await warmUp(options.scenario, options.settings);
+    const warm = await warmUp(options.scenario, options.settings, options.deployment);
     options.output(`warm-up (not counted): ${warm.requests} requests in ${Math.round(warm.duration_ms)} ms`);
   }
   const runs: LoadRun[] = [];

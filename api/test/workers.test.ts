@@ -1,5 +1,5 @@
 // Many workers change when requests go out, never what a run finds: against the bundled server and
-// against a broken one, a run with 16 workers gives every check the verdict it gets with one, in the
+// against a broken one, a run with the default workers (32) gives every check the verdict it gets with one, in the
 // same order, from the same generated cases (the coverage phase's records, case by case). The
 // concurrency checks see their overlap from a barrier in front of the server in both runs, so that
 // their verdicts, too, are the fixture's and not the machine's.
@@ -10,7 +10,7 @@ import { barrierDuringConcurrentChecks } from '../../harness/testing/burst-barri
 import { rewriteJson, startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 import { runnerTargetOf, startEmbeddedTarget, type EmbeddedTarget } from '../embedded-target.ts';
 import { SUITE_CHECKS } from '../suites.ts';
-import type { Suite } from '../run-options.ts';
+import { DEFAULT_WORKERS, type Suite } from '../run-options.ts';
 import type { Server } from 'node:http';
 
 let target: EmbeddedTarget;
@@ -57,10 +57,10 @@ const findings = (results: readonly CheckResult[]) => ({
   cases: results.flatMap((result) => (result.coverage ?? []).map((record) => JSON.stringify(record))),
 });
 
-describe('16 workers find what one finds', () => {
+describe(`${DEFAULT_WORKERS} workers (the default) find what one finds`, () => {
   test('on the bundled server: the conformance and coverage suites', async () => {
     const one = await runWith(1, target.baseUrl, target.server, ['conformance', 'coverage']);
-    const many = await runWith(16, target.baseUrl, target.server, ['conformance', 'coverage']);
+    const many = await runWith(DEFAULT_WORKERS, target.baseUrl, target.server, ['conformance', 'coverage']);
     expect(findings(many)).toEqual(findings(one));
     expect(one.filter((result) => result.status === 'fail')).toEqual([]);
     expect(findings(one).cases.length).toBeGreaterThan(500);
@@ -68,7 +68,7 @@ describe('16 workers find what one finds', () => {
 
   test('on a server with one bug: the same checks fail, and no other', async () => {
     const one = await runWith(1, broken.baseUrl, broken.server, ['conformance']);
-    const many = await runWith(16, broken.baseUrl, broken.server, ['conformance']);
+    const many = await runWith(DEFAULT_WORKERS, broken.baseUrl, broken.server, ['conformance']);
     expect(findings(many)).toEqual(findings(one));
     expect(one.filter((result) => result.status === 'fail').map((result) => result.id)).toContain('DECIDE-CHOICE-MARGIN');
   }, 300_000);

@@ -10,7 +10,7 @@ import { asCleanup } from '../overlap-group.ts';
 import { addBurstBarrier } from '../testing/burst-barrier.ts';
 import { ALL_CAPABILITIES, type Check } from '../check.ts';
 import type { CheckContext } from '../context.ts';
-import { requestSlots, rateGate } from '../in-flight.ts';
+import { inOrder, requestSlots, rateGate } from '../in-flight.ts';
 import { runChecks, type RunOptions } from '../runner.ts';
 
 interface Seen {
@@ -125,6 +125,64 @@ test('checks that run alone run after the others, one at a time, with no other r
   expect(Math.max(...server.seen.filter((seen) => seen.path.startsWith('/alone/BURST')).map((seen) => seen.inFlight))).toBe(6);
 });
 
+/** A check that starts among the others: `before` requests through the slots, then t.alone(), then a burst of `burst`. */
+const startingAmongOthers = (id: string, before: number, burst: number, extra: Partial<Check> = {}): Check => ({
+  ...check(id, 0, { concurrent: true, startsAmongOthers: true }),
+  async run(t) {
+    for (let index = 0; index < before; index += 1) await t.a.send({ method: 'GET', path: `/shared/${id}/${index}` });
+    await t.alone();
+    await Promise.all(Array.from({ length: burst }, (_, index) => t.a.send({ method: 'GET', path: `/alone/${id}/${index}` })));
+  },
+  ...extra,
+});
+
+test('a check that starts among the others sends its first requests with them and its burst alone, and its wait is not its time', async () => {
+  const held: ServerResponse[] = [];
+  const server = await fixtureServer({
+    holdMs: 40,
+    answer: (request, response) => {
+      if (!request.url?.startsWith('/alone/')) return false;
+      held.push(response);
+      if (held.length % 4 === 0) for (const each of held.splice(0)) each.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      return true;
+    },
+  });
+  const checks = [startingAmongOthers('EARLY', 3, 4), check('A', 6), check('B', 6), startingAmongOthers('LATE', 3, 4), check('C', 6)];
+  for (const workers of [1, 3]) {
+    server.seen.length = 0;
+    const told: string[] = [];
+    const results = await runChecks(checks, optionsFor(server.baseUrl, { workers, onResult: (result) => told.push(result.id) }));
+    expect(told).toEqual(['EARLY', 'A', 'B', 'LATE', 'C']);
+    expect(results.map((result) => result.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass']);
+    const paths = server.seen.map((seen) => seen.path);
+    // Every shared request, the starting ones included, came before the first burst; each burst had the server to itself.
+    const firstAlone = paths.findIndex((path) => path.startsWith('/alone/'));
+    expect(paths.slice(0, firstAlone).filter((path) => /^\/shared\/(EARLY|LATE)\//.test(path))).toHaveLength(6);
+    expect(paths.slice(firstAlone).map((path) => path.split('/')[2])).toEqual(['EARLY', 'EARLY', 'EARLY', 'EARLY', 'LATE', 'LATE', 'LATE', 'LATE']);
+    expect(server.seen.filter((seen) => seen.path.startsWith('/alone/')).map((seen) => seen.inFlight)).toEqual([1, 2, 3, 4, 1, 2, 3, 4]);
+    // With 3 workers, the starting requests went out among the other checks': theirs came between them.
+    const earlyFirst = paths.indexOf('/shared/EARLY/0');
+    const earlyLast = paths.indexOf('/shared/EARLY/2');
+    const between = paths.slice(earlyFirst + 1, earlyLast).filter((path) => !path.startsWith('/shared/EARLY/'));
+    if (workers === 3) expect(between.length).toBeGreaterThan(0);
+    else expect(between).toEqual([]);
+    // EARLY waited for all eighteen requests of A, B and C (40 ms each at best, three at a time): its own time is its six.
+    const early = results[0]!;
+    expect(early.durationMs).toBeLessThan(results.slice(1, 3).reduce((sum, result) => sum + result.durationMs, 0));
+  }
+});
+
+test('a check that starts among the others and never asks for the server to itself fails as a mistake of the check', async () => {
+  const server = await fixtureServer({ holdMs: 5 });
+  const forgetful: Check = { ...startingAmongOthers('FORGETFUL', 2, 0), run: async (t) => void (await t.a.send({ method: 'GET', path: '/shared/FORGETFUL' })) };
+  const sharing: Check = { ...check('SHARING', 0), run: (t) => t.alone() };
+  const [forgot, shared] = await runChecks([forgetful, sharing], optionsFor(server.baseUrl, { workers: 2 }));
+  expect(forgot!.status).toBe('fail');
+  expect(forgot!.message).toMatch(/The check itself failed: it started among the other checks and never asked for the server to itself/);
+  expect(shared!.status).toBe('fail');
+  expect(shared!.message).toMatch(/SHARING shares the server with other checks: it cannot ask for it alone/);
+});
+
 test('one 429 holds every worker for its Retry-After: no request reaches the server meanwhile, and the refused one is sent again', async () => {
   let limited = false;
   const server = await fixtureServer({
@@ -212,4 +270,22 @@ test('request slots narrow to half on a 429 (at least one) and widen by one per 
   second!();
   for (let index = 0; index < 100; index += 1) slots.widen();
   expect(slots.inUse()).toBe(8);
+});
+
+test("inOrder: results in the items' order whatever finished first, and the first failure in that order once all have settled", async () => {
+  const finished: number[] = [];
+  const work = async (ms: number) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    finished.push(ms);
+    if (ms % 10 === 5) throw new Error(`failed after ${ms} ms`);
+    return ms * 2;
+  };
+  expect(await inOrder([40, 10, 30, 20], 4, work)).toEqual([80, 20, 60, 40]);
+  expect(finished).toEqual([10, 20, 30, 40]);
+  finished.length = 0;
+  // 25 fails before 45 does, but 45 comes first among the items: its failure is the one thrown, after 60 has finished too.
+  await expect(inOrder([45, 25, 60], 3, work)).rejects.toThrow('failed after 45 ms');
+  expect(finished).toEqual([25, 45, 60]);
+  // One at a time: the same outcome.
+  await expect(inOrder([45, 25, 60], 1, work)).rejects.toThrow('failed after 45 ms');
 });

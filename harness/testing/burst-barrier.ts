@@ -117,14 +117,17 @@ function answerTogether(group: readonly ServerResponse[], answerWaitMs: number):
  * away for the others: the sequential checks then run as fast as ever, and the concurrent ones
  * see the overlap they need on any machine.
  */
-export function barrierDuringConcurrentChecks(server: Server, options: BurstBarrierOptions = {}): Pick<RunOptions, 'onStart' | 'onResult'> {
-  let barrier: BurstBarrier | undefined;
+export function barrierDuringConcurrentChecks(server: Server, options: BurstBarrierOptions = {}): Pick<RunOptions, 'onAlone' | 'onResult'> {
+  let barrier: { id: string; barrier: BurstBarrier } | undefined;
   return {
-    onStart(check) {
-      if (check.concurrent) barrier = addBurstBarrier(server, options);
+    // A concurrent check's requests sent alone go out among the other checks': the barrier stands
+    // only while it has the server to itself, and comes down with its result.
+    onAlone(check) {
+      if (check.concurrent) barrier = { id: check.id, barrier: addBurstBarrier(server, options) };
     },
-    onResult() {
-      barrier?.remove();
+    onResult(result) {
+      if (result.id !== barrier?.id) return;
+      barrier.barrier.remove();
       barrier = undefined;
     },
   };

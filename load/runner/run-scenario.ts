@@ -2,7 +2,8 @@
 // the same executor semantics (iterations at planned instants for arrival-rate executors,
 // dropped when every virtual user is busy; back-to-back loops for constant-vus and per-vu-iterations).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
+import { connectionDispatcher } from '../../harness/connection.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
 import { exampleOf, responseJudge, target, targetProblem, validateEvery } from '../definitions/common.js';
 import { durationSeconds } from '../definitions/executor.js';
@@ -13,14 +14,33 @@ import { SampleLog } from './samples.ts';
 import { send } from './send.ts';
 import { arrivalTimes } from './schedule.ts';
 
-export async function runWithNode(definition: ScenarioDefinition, settings: Record<string, string | undefined>): Promise<LoadRun> {
+/** How a deployed server is reached, as `run` takes it: headers every request carries, a proxy, a CA, any certificate. */
+export interface LoadDeployment {
+  /** Names in lower case; under each request's own. */
+  headers: Record<string, string>;
+  /** The values among them to redact like keys. */
+  secretHeaderValues: string[];
+  /** The proxy, the CA's PEM text, whether to accept any certificate (harness/connection.ts). */
+  connection?: { proxy?: string; caCert?: string; insecure?: boolean };
+}
+
+export async function runWithNode(definition: ScenarioDefinition, settings: Record<string, string | undefined>, deployment?: LoadDeployment): Promise<LoadRun> {
   const problem = targetProblem(settings);
   if (problem) throw new Error(problem);
   const { baseUrl } = target(settings);
   const { executor } = definition;
   const concurrency = executor.executor === 'per-vu-iterations' || executor.executor === 'constant-vus' ? executor.vus : executor.maxVUs;
   const timeoutMs = seedFigures.clientTimeoutS * 1000;
-  const pool = new Pool(baseUrl, { connections: concurrency, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
+  // Through a proxy (--proxy, HTTPS_PROXY...) or with a CA of the user's, the connection's own
+  // dispatcher, as `run` reaches the server; else a pool of one connection per virtual user.
+  // A server under a path prefix (https://host/svc): the pool and the agent take the origin alone.
+  const { origin: serverOrigin, pathname } = new URL(baseUrl);
+  const basePath = pathname.replace(/\/$/, '');
+  const connection = connectionDispatcher(deployment?.connection ?? {});
+  const pool: Dispatcher =
+    connection ??
+    new Pool(serverOrigin, { connections: concurrency, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
+  const origin = connection ? serverOrigin : undefined;
   const log = new SampleLog(definition);
   const judge = responseJudge(validateEvery(settings));
   const startedAt = new Date();
@@ -32,9 +52,10 @@ export async function runWithNode(definition: ScenarioDefinition, settings: Reco
       let response: LoadResponse;
       try {
         response = await send(pool, {
+          ...(origin !== undefined ? { origin } : {}),
           method: request.method,
-          path: request.path,
-          ...(request.headers ? { headers: request.headers } : {}),
+          path: `${basePath}${request.path}`,
+          headers: { ...deployment?.headers, ...request.headers },
           ...(request.body !== undefined ? { body: request.body } : {}),
         });
       } catch {

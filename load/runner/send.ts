@@ -5,6 +5,8 @@
 import type { Dispatcher } from 'undici';
 
 export interface SendOptions {
+  /** The server's origin, for a dispatcher that serves many (an Agent, a proxy); a Pool has its own. */
+  origin?: string;
   method: string;
   path: string;
   headers?: Record<string, string>;
@@ -25,6 +27,7 @@ export function send(dispatcher: Dispatcher, options: SendOptions): Promise<Repl
     const chunks: Buffer[] = [];
     dispatcher.dispatch(
       {
+        ...(options.origin !== undefined ? { origin: options.origin } : {}),
         method: options.method as Dispatcher.HttpMethod,
         path: options.path,
         headers: options.headers ?? {},

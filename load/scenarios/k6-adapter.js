@@ -31,6 +31,9 @@ export function k6Scenario(
   /** @type {Record<string, string | undefined>} */ env,
 ) {
   const { baseUrl } = target(env);
+  // Headers every request carries (--header: a gateway's tenant header or key), under each request's own.
+  /** @type {Record<string, string>} */
+  const extraHeaders = env.EXTRA_HEADERS ? JSON.parse(env.EXTRA_HEADERS) : {};
   const windows = timelineWindows(definition);
   // One trend per timeline window: k6's end-of-test summary has no time series, so the
   // percentiles over time are kept as metrics of their own.
@@ -65,7 +68,7 @@ export function k6Scenario(
   const io = {
     async send(/** @type {import('../definitions/common.js').LoadRequest} */ request) {
       const reply = await http.asyncRequest(request.method, `${baseUrl}${request.path}`, request.body ?? null, {
-        headers: request.headers ?? {},
+        headers: { ...extraHeaders, ...request.headers },
         tags: { name: request.name },
         timeout: `${seedFigures.clientTimeoutS}s`,
         responseType: 'text',
