@@ -12,7 +12,7 @@ export type Vocabulary = 'validation' | 'applicator' | 'unevaluated' | 'format' 
  *   maximum); absent counts as `default` when the keyword has one, else as no bound.
  * - flag: true narrows (uniqueItems).
  * - divisor: multipleOf; a multiple of the old divisor narrows, a divisor of it widens.
- * - pattern: see regex-compare.ts.
+ * - pattern: see pattern-languages.ts (compared as languages, by automata).
  * - values: type, enum, const, format, nullable (schema values).
  * - names: a list of property names that must be present; more names narrow.
  * - subschema: one subschema, absent meaning `true`; a narrower subschema narrows the whole.

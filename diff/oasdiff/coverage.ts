@@ -136,7 +136,7 @@ function stemsFor(change: string): string[] | undefined {
     'unique-items-unset': ['unique-items-removed'],
     'pattern-added': ['pattern-added'],
     'pattern-removed': ['pattern-removed'],
-    'pattern-changed': ['pattern-changed', 'pattern-narrowed', 'pattern-widened'],
+    'pattern-changed': ['pattern-changed', 'pattern-narrowed', 'pattern-widened', 'pattern-undecided'],
     'contains-added': ['contains-added'],
     'contains-removed': ['contains-removed'],
     'dependent-required-added': ['dependent-required-added'],

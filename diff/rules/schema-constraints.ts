@@ -5,7 +5,7 @@ import { sided } from '../findings.ts';
 import type { RuleFamily } from '../family.ts';
 import { BOUNDS } from '../keywords.ts';
 import type { ChangeClass, Rule } from '../model.ts';
-import { comparePatterns } from '../regex-compare.ts';
+import { comparePatterns } from '../pattern-languages.ts';
 import { bySide, reportAt, type SchemaNode, type SchemaRuleFamily, type SchemaWalk } from '../schema-walk.ts';
 
 const NARROWED: Record<'request' | 'response', ChangeClass> = { request: 'breaking', response: 'non-breaking' };
@@ -28,7 +28,8 @@ const BOUND_RULES = new Map(
 
 const PATTERN = {
   added: sided('pattern-added', 'a pattern now restricts the string', 'breaking', 'non-breaking'),
-  changed: sided('pattern-changed', 'the pattern changed and whether it admits more or fewer strings cannot be decided', 'breaking', 'breaking'),
+  changed: sided('pattern-changed', 'the pattern changed and provably admits a string it did not, and no longer one it did', 'breaking', 'breaking'),
+  undecided: sided('pattern-undecided', 'the pattern changed and whether it admits more or fewer strings cannot be decided', 'breaking', 'breaking'),
   removed: sided('pattern-removed', 'the pattern no longer restricts the string', 'non-breaking', 'breaking'),
   narrowed: sided('pattern-narrowed', 'the pattern changed and provably admits no string it did not admit before', 'breaking', 'non-breaking'),
   widened: sided('pattern-widened', 'the pattern changed and provably admits every string it admitted before', 'non-breaking', 'breaking'),
@@ -124,12 +125,23 @@ function comparePattern(walk: SchemaWalk, old: SchemaNode, next: SchemaNode): vo
   if (before === undefined) reportAt(walk, bySide(walk, PATTERN.added), old, next, `${next.pointer} must now match ${String(after)}.`);
   else if (after === undefined) reportAt(walk, bySide(walk, PATTERN.removed), old, next, `${next.pointer} no longer has to match ${String(before)}.`);
   else {
-    const direction = typeof before === 'string' && typeof after === 'string' ? comparePatterns(before, after) : undefined;
     const change = `${next.pointer} pattern changed from ${String(before)} to ${String(after)}`;
-    if (direction === 'wider') reportAt(walk, bySide(walk, PATTERN.widened), old, next, `${change}, which admits every string it admitted before.`);
-    else if (direction === 'narrower') reportAt(walk, bySide(walk, PATTERN.narrowed), old, next, `${change}, which admits no string it did not admit before.`);
-    else if (direction === 'same') reportAt(walk, bySide(walk, PATTERN.rewritten), old, next, `${change}, which admits the same strings.`);
-    else reportAt(walk, bySide(walk, PATTERN.changed), old, next, `${change}.`);
+    if (typeof before !== 'string' || typeof after !== 'string') {
+      reportAt(walk, bySide(walk, PATTERN.undecided), old, next, `${change}; a pattern that is not a string cannot be compared.`);
+      return;
+    }
+    // The strings that prove a direction: the shortest one each language has that the other lacks (pattern-languages.ts).
+    const compared = comparePatterns(before, after);
+    const lost = (text: string) => `${JSON.stringify(text)} matched before and no longer does`;
+    const gained = (text: string) => `${JSON.stringify(text)} matches now and did not before`;
+    if (compared.direction === 'wider')
+      reportAt(walk, bySide(walk, PATTERN.widened), old, next, `${change}, which admits every string it admitted before; e.g. ${gained(compared.gained)}.`);
+    else if (compared.direction === 'narrower')
+      reportAt(walk, bySide(walk, PATTERN.narrowed), old, next, `${change}, which admits no string it did not admit before; e.g. ${lost(compared.lost)}.`);
+    else if (compared.direction === 'same') reportAt(walk, bySide(walk, PATTERN.rewritten), old, next, `${change}, which admits the same strings.`);
+    else if (compared.direction === 'different')
+      reportAt(walk, bySide(walk, PATTERN.changed), old, next, `${change}: ${lost(compared.lost)}, and ${gained(compared.gained)}.`);
+    else reportAt(walk, bySide(walk, PATTERN.undecided), old, next, `${change}; undecided: ${compared.reason}.`);
   }
 }
 

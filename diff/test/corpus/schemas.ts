@@ -58,11 +58,25 @@ export const schemaCases: CorpusCase[] = [
     reverse: [`${side}-pattern-removed`],
   })),
   ...bothSides((side) => ({
-    name: `${side} pattern changed in a way whose direction is not decided (letters -> digits)`,
+    name: `${side} pattern changed to one that admits other strings, neither set inside the other (letters -> digits)`,
     prepare: (doc) => probe(doc, side, { type: 'string', pattern: '^[a-z]+$' }),
     change: (doc) => (probeOf(doc, side).pattern = '^[0-9]+$'),
     forward: [`${side}-pattern-changed`],
     reverse: [`${side}-pattern-changed`],
+  })),
+  ...bothSides((side) => ({
+    name: `${side} pattern changed in a way automata do not model here (a lookahead added): undecided`,
+    prepare: (doc) => probe(doc, side, { type: 'string', pattern: '^[a-z0-9]+$' }),
+    change: (doc) => (probeOf(doc, side).pattern = '^(?=.*[0-9])[a-z0-9]+$'),
+    forward: [`${side}-pattern-undecided`],
+    reverse: [`${side}-pattern-undecided`],
+  })),
+  ...bothSides((side) => ({
+    name: `${side} pattern widened in another shape (a prefix alternative: ^asset_ -> ^(asset|file)_)`,
+    prepare: (doc) => probe(doc, side, { type: 'string', pattern: '^asset_[A-Za-z0-9_-]{8,64}$' }),
+    change: (doc) => (probeOf(doc, side).pattern = '^(asset|file)_[A-Za-z0-9_-]{8,64}$'),
+    forward: [`${side}-pattern-widened`],
+    reverse: [`${side}-pattern-narrowed`],
   })),
   ...bothSides((side) => ({
     name: `${side} pattern narrowed by a quantifier (+ -> {2,})`,
