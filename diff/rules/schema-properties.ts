@@ -5,7 +5,7 @@ import { isObject, type Json } from '../../spec/index.ts';
 import { sided } from '../findings.ts';
 import type { RuleFamily } from '../family.ts';
 import type { Rule } from '../model.ts';
-import { child } from '../pointer.ts';
+import { child, type Located } from '../pointer.ts';
 import { bySide, reportAt, type SchemaNode, type SchemaRuleFamily } from '../schema-walk.ts';
 
 const RULES = {
@@ -25,6 +25,32 @@ const requiredOf = (node: SchemaNode) => new Set(Array.isArray(node.schema.requi
 
 /** False when the keyword closes the object; a schema or absence leaves it open. */
 const isClosed = (value: Json | undefined) => value === false;
+
+/**
+ * What judges the value of property `name` where `properties` does not list it: the
+ * patternProperties entries its name matches, else additionalProperties, else
+ * unevaluatedProperties, else nothing (`{}`, any value). Undefined when the object was closed to
+ * it (false): it could not be sent at all, and its addition widens (judged as the property added).
+ */
+function formerJudge(node: SchemaNode, name: string): Located | undefined {
+  const patterns = isObject(node.schema.patternProperties) ? node.schema.patternProperties : {};
+  const matching = Object.keys(patterns).filter((pattern) => {
+    try {
+      return new RegExp(pattern, 'u').test(name);
+    } catch {
+      return false;
+    }
+  });
+  if (matching.length === 1) return { node: patterns[matching[0]!] as Json, pointer: child(node.pointer, 'patternProperties', matching[0]!) };
+  if (matching.length > 1) return { node: { allOf: matching.map((pattern) => patterns[pattern] as Json) }, pointer: child(node.pointer, 'patternProperties') };
+  for (const keyword of ['additionalProperties', 'unevaluatedProperties'] as const) {
+    const value = node.schema[keyword];
+    if (value === undefined) continue;
+    if (value === false) return undefined;
+    return { node: value, pointer: child(node.pointer, keyword) };
+  }
+  return { node: {}, pointer: node.pointer };
+}
 
 const compareSchemaProperties: SchemaRuleFamily = (walk, old, next, recurse) => {
   const oldProps = propertiesOf(old);
@@ -58,6 +84,11 @@ const compareSchemaProperties: SchemaRuleFamily = (walk, old, next, recurse) => 
     }
     if (name in oldProps && name in newProps) {
       recurse({ node: oldProps[name] as Json, pointer: oldAt.pointer }, { node: newProps[name] as Json, pointer: newAt.pointer });
+    } else if (!(name in oldProps) && name in newProps) {
+      // A property that is new to `properties` was judged before by what judged any other name:
+      // its schema now narrows or widens that (an open object admitted any value for it).
+      const judge = formerJudge(old, name);
+      if (judge) recurse(judge, { node: newProps[name] as Json, pointer: newAt.pointer });
     }
   }
 

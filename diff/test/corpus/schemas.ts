@@ -50,6 +50,20 @@ export const schemaCases: CorpusCase[] = [
     forward: ['response-maximum-increased'],
     reverse: ['response-maximum-decreased'],
   },
+  {
+    name: 'real spec: a dependentSchemas entry limits questions whenever context is present (a narrowing through a conditional applicator)',
+    change: (doc) => (doc.components.schemas.DecideRequest.dependentSchemas = { context: { properties: { questions: { maxProperties: 2 } } } }),
+    forward: ['request-max-properties-decreased', 'request-property-added'],
+    // Removed, the entry's property is judged as removed (breaking on both sides, as any removal).
+    reverse: ['request-property-removed'],
+  },
+  ...bothSides((side) => ({
+    name: `${side}: a constrained property added to an open object narrows what any value of that name could be`,
+    prepare: (doc) => probe(doc, side, { type: 'object' }),
+    change: (doc) => (probeOf(doc, side).properties = { limit: { type: 'integer', maximum: 10 } }),
+    forward: [`${side}-property-added`, `${side}-type-narrowed`, `${side}-maximum-decreased`],
+    reverse: [`${side}-property-removed`],
+  })),
   ...bothSides((side) => ({
     name: `${side} pattern added, then removed`,
     prepare: (doc) => probe(doc, side, { type: 'string' }),
