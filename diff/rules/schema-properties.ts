@@ -52,6 +52,12 @@ function formerJudge(node: SchemaNode, name: string): Located | undefined {
   return { node: {}, pointer: node.pointer };
 }
 
+/** Keywords that evaluate properties in place: unevaluatedProperties sees what they evaluated. */
+const IN_PLACE = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', 'if', 'then', 'else', 'dependentSchemas'];
+
+/** Whether a keyword in place evaluates properties beside `properties`: then unevaluatedProperties sees more than additionalProperties does. */
+const hasInPlace = (node: SchemaNode) => IN_PLACE.some((keyword) => node.schema[keyword] !== undefined);
+
 const compareSchemaProperties: SchemaRuleFamily = (walk, old, next, recurse) => {
   const oldProps = propertiesOf(old);
   const newProps = propertiesOf(next);
@@ -92,15 +98,30 @@ const compareSchemaProperties: SchemaRuleFamily = (walk, old, next, recurse) => 
     }
   }
 
+  // Without keywords in place, additionalProperties false and unevaluatedProperties false refuse
+  // the same names: whether the object is closed is one fact, however it is written.
+  const simple = !hasInPlace(old) && !hasInPlace(next);
+  if (simple) {
+    const closedBy = (node: SchemaNode) => (['additionalProperties', 'unevaluatedProperties'] as const).find((keyword) => isClosed(node.schema[keyword]));
+    const was = closedBy(old);
+    const is = closedBy(next);
+    const at = (node: SchemaNode, keyword: string | undefined) => ({ pointer: keyword ? child(node.pointer, keyword) : node.pointer });
+    if (!was && is)
+      reportAt(walk, bySide(walk, RULES.closed), at(old, undefined), at(next, is), `${next.pointer} no longer accepts unknown properties (${is}: false).`);
+    else if (was && !is)
+      reportAt(walk, bySide(walk, RULES.opened), at(old, was), at(next, undefined), `${next.pointer} now accepts unknown properties (${was} no longer false).`);
+  }
   for (const keyword of ['additionalProperties', 'unevaluatedProperties'] as const) {
     const before = old.schema[keyword];
     const after = next.schema[keyword];
     const at = (node: SchemaNode) => ({ pointer: keyword in node.schema ? child(node.pointer, keyword) : node.pointer });
-    if (!isClosed(before) && isClosed(after)) {
+    // additionalProperties false refuses every name unevaluatedProperties false would: the latter beside it changes nothing.
+    const besideClosed = keyword === 'unevaluatedProperties' && isClosed(old.schema.additionalProperties) && isClosed(next.schema.additionalProperties);
+    if (!simple && !besideClosed && !isClosed(before) && isClosed(after)) {
       reportAt(walk, bySide(walk, RULES.closed), at(old), at(next), `${next.pointer} no longer accepts unknown properties (${keyword}: false).`);
-    } else if (isClosed(before) && !isClosed(after)) {
+    } else if (!simple && !besideClosed && isClosed(before) && !isClosed(after)) {
       reportAt(walk, bySide(walk, RULES.opened), at(old), at(next), `${next.pointer} now accepts unknown properties (${keyword} no longer false).`);
-    } else if (before !== undefined && after !== undefined && !isClosed(before)) {
+    } else if (before !== undefined && after !== undefined && !isClosed(before) && !isClosed(after)) {
       // Both are schemas (a map's values): walk them like any other subschema.
       recurse({ node: before, pointer: child(old.pointer, keyword) }, { node: after, pointer: child(next.pointer, keyword) });
     }

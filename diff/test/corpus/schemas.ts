@@ -64,6 +64,21 @@ export const schemaCases: CorpusCase[] = [
     forward: [`${side}-property-added`, `${side}-type-narrowed`, `${side}-maximum-decreased`],
     reverse: [`${side}-property-removed`],
   })),
+  {
+    name: 'real spec: unevaluatedProperties: false added to an object additionalProperties: false already closes (no change)',
+    change: (doc) => (doc.components.schemas.DecideRequest.unevaluatedProperties = false),
+    forward: [],
+    reverse: [],
+  },
+  {
+    name: 'real spec: additionalProperties: false swapped for unevaluatedProperties: false on an object with no applicator in place (no change)',
+    change: (doc) => {
+      delete doc.components.schemas.DecideRequest.additionalProperties;
+      doc.components.schemas.DecideRequest.unevaluatedProperties = false;
+    },
+    forward: [],
+    reverse: [],
+  },
   ...bothSides((side) => ({
     name: `${side} pattern added, then removed`,
     prepare: (doc) => probe(doc, side, { type: 'string' }),
