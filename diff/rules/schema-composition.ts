@@ -6,7 +6,7 @@ import { rule, sided } from '../findings.ts';
 import type { RuleFamily } from '../family.ts';
 import type { Rule } from '../model.ts';
 import { child } from '../pointer.ts';
-import { bySide, canonical, reportAt, type SchemaNode, type SchemaRuleFamily } from '../schema-walk.ts';
+import { bySide, canonical, reportAt, type Recurse, type SchemaNode, type SchemaRuleFamily, type SchemaWalk } from '../schema-walk.ts';
 
 const RULES = {
   variantRemoved: sided('variant-removed', 'a oneOf/anyOf variant was removed', 'breaking', 'non-breaking'),
@@ -65,6 +65,28 @@ function variantsOf(node: SchemaNode, keyword: string): Variant[] {
   });
 }
 
+/** Pairs the variants of `oldKeyword` in `old` with those of `newKeyword` in `next` and reports what was removed or added. */
+function compareVariants(walk: SchemaWalk, old: SchemaNode, next: SchemaNode, oldKeyword: Composition, newKeyword: Composition, recurse: Recurse): void {
+  const { pairs, removed, added } = pairVariants(variantsOf(old, oldKeyword), variantsOf(next, newKeyword));
+  for (const [was, now] of pairs) {
+    recurse(
+      { node: was.schema, pointer: child(old.pointer, oldKeyword, was.index) },
+      { node: now.schema, pointer: child(next.pointer, newKeyword, now.index) },
+    );
+  }
+  for (const was of removed) {
+    const oldAt = { pointer: child(old.pointer, oldKeyword, was.index) };
+    if (oldKeyword === 'allOf')
+      reportAt(walk, bySide(walk, RULES.allOfMemberRemoved), oldAt, next, `allOf member ${labelOf(was)} of ${old.pointer} was removed.`);
+    else reportAt(walk, bySide(walk, RULES.variantRemoved), oldAt, next, `${oldKeyword} variant ${labelOf(was)} of ${old.pointer} was removed.`);
+  }
+  for (const now of added) {
+    const newAt = { pointer: child(next.pointer, newKeyword, now.index) };
+    if (newKeyword === 'allOf') reportAt(walk, bySide(walk, RULES.allOfMemberAdded), old, newAt, `allOf member ${labelOf(now)} was added to ${next.pointer}.`);
+    else reportAt(walk, bySide(walk, RULES.variantAdded), old, newAt, `${newKeyword} variant ${labelOf(now)} was added to ${next.pointer}.`);
+  }
+}
+
 /**
  * Pairs old and new variants: by $ref first, then by a shared discriminator value (a renamed
  * component keeps its value), then inline variants by position.
@@ -87,24 +109,73 @@ function pairVariants(before: Variant[], after: Variant[]): { pairs: Array<[Vari
 
 const labelOf = (variant: Variant) => (variant.ref ? variant.ref.replace(/^#\/components\/schemas\//, '') : `at position ${variant.index}`);
 
-const compareSchemaComposition: SchemaRuleFamily = (walk, old, next, recurse) => {
-  for (const keyword of ['oneOf', 'anyOf', 'allOf'] as const) {
-    const { pairs, removed, added } = pairVariants(variantsOf(old, keyword), variantsOf(next, keyword));
-    for (const [was, now] of pairs) {
-      recurse({ node: was.schema, pointer: child(old.pointer, keyword, was.index) }, { node: now.schema, pointer: child(next.pointer, keyword, now.index) });
-    }
-    for (const was of removed) {
-      const oldAt = { pointer: child(old.pointer, keyword, was.index) };
-      if (keyword === 'allOf')
-        reportAt(walk, bySide(walk, RULES.allOfMemberRemoved), oldAt, next, `allOf member ${labelOf(was)} of ${old.pointer} was removed.`);
-      else reportAt(walk, bySide(walk, RULES.variantRemoved), oldAt, next, `${keyword} variant ${labelOf(was)} of ${old.pointer} was removed.`);
-    }
-    for (const now of added) {
-      const newAt = { pointer: child(next.pointer, keyword, now.index) };
-      if (keyword === 'allOf') reportAt(walk, bySide(walk, RULES.allOfMemberAdded), old, newAt, `allOf member ${labelOf(now)} was added to ${next.pointer}.`);
-      else reportAt(walk, bySide(walk, RULES.variantAdded), old, newAt, `${keyword} variant ${labelOf(now)} was added to ${next.pointer}.`);
-    }
+type Composition = 'oneOf' | 'anyOf' | 'allOf';
+
+/** The const or enum values a branch requires of `property`, or undefined when it does not pin it. */
+function pinnedValues(branch: Json, property: string, root: Json): string[] | undefined {
+  const schema = isObject(branch) && typeof branch.$ref === 'string' ? safeResolve(branch.$ref, root) : branch;
+  if (!isObject(schema) || !Array.isArray(schema.required) || !schema.required.includes(property)) return undefined;
+  const at = isObject(schema.properties) ? schema.properties[property] : undefined;
+  if (!isObject(at)) return undefined;
+  if (at.const !== undefined) return [canonical(at.const)];
+  return Array.isArray(at.enum) ? at.enum.map((value) => canonical(value)) : undefined;
+}
+
+function safeResolve(pointer: string, root: Json): Json | undefined {
+  try {
+    return resolvePointer(pointer, root);
+  } catch {
+    return undefined;
   }
+}
+
+/**
+ * Whether no value can match two branches of the node's oneOf: every branch requires one same
+ * property and pins it to values no other branch allows (a tagged union). Then the oneOf admits
+ * exactly what an anyOf of the same branches admits, and either spelling is the same set.
+ */
+function oneOfIsDisjoint(node: SchemaNode, root: Json): boolean {
+  const branches = node.schema.oneOf;
+  if (!Array.isArray(branches) || branches.length < 2) return Array.isArray(branches);
+  const first = branches[0];
+  const resolved = isObject(first) && typeof first.$ref === 'string' ? safeResolve(first.$ref, root) : first;
+  const candidates = isObject(resolved) && Array.isArray(resolved.required) ? resolved.required.map(String) : [];
+  return candidates.some((property) => {
+    const seen = new Set<string>();
+    return branches.every((branch) => {
+      const values = pinnedValues(branch, property, root);
+      if (!values || values.some((value) => seen.has(value))) return false;
+      for (const value of values) seen.add(value);
+      return true;
+    });
+  });
+}
+
+/**
+ * The keyword each side's variants are compared under: a oneOf on one side and an anyOf on the
+ * other are one union when the oneOf's branches are pairwise disjoint (a refactor, not a change).
+ */
+function unionKeywords(walk: SchemaWalk, old: SchemaNode, next: SchemaNode): Array<[Composition, Composition]> {
+  const only = (node: SchemaNode, keyword: Composition, other: Composition) => node.schema[keyword] !== undefined && node.schema[other] === undefined;
+  if (only(old, 'oneOf', 'anyOf') && only(next, 'anyOf', 'oneOf') && oneOfIsDisjoint(old, walk.pair.old))
+    return [
+      ['oneOf', 'anyOf'],
+      ['allOf', 'allOf'],
+    ];
+  if (only(old, 'anyOf', 'oneOf') && only(next, 'oneOf', 'anyOf') && oneOfIsDisjoint(next, walk.pair.new))
+    return [
+      ['anyOf', 'oneOf'],
+      ['allOf', 'allOf'],
+    ];
+  return [
+    ['oneOf', 'oneOf'],
+    ['anyOf', 'anyOf'],
+    ['allOf', 'allOf'],
+  ];
+}
+
+const compareSchemaComposition: SchemaRuleFamily = (walk, old, next, recurse) => {
+  for (const [was, is] of unionKeywords(walk, old, next)) compareVariants(walk, old, next, was, is, recurse);
 
   compareDiscriminators(walk, old, next);
 

@@ -79,6 +79,25 @@ export const schemaCases: CorpusCase[] = [
     forward: [],
     reverse: [],
   },
+  {
+    name: 'real spec: the Question union written as anyOf instead of oneOf; its branches are disjoint by their type const (the same set)',
+    change: (doc) => {
+      doc.components.schemas.Question.anyOf = doc.components.schemas.Question.oneOf;
+      delete doc.components.schemas.Question.oneOf;
+    },
+    forward: [],
+    reverse: [],
+  },
+  ...bothSides((side) => ({
+    name: `${side} oneOf whose branches overlap written as anyOf: a value matching both was refused and is now admitted (still judged as a change)`,
+    prepare: (doc) => probe(doc, side, { oneOf: [{ type: 'string' }, { type: 'string', maxLength: 3 }] }),
+    change: (doc) => {
+      probeOf(doc, side).anyOf = probeOf(doc, side).oneOf;
+      delete probeOf(doc, side).oneOf;
+    },
+    forward: [`${side}-variant-removed`, `${side}-variant-added`],
+    reverse: [`${side}-variant-removed`, `${side}-variant-added`],
+  })),
   ...bothSides((side) => ({
     name: `${side} pattern added, then removed`,
     prepare: (doc) => probe(doc, side, { type: 'string' }),
