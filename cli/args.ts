@@ -11,6 +11,7 @@ import {
   SUITES,
   suitesOf,
   validateRunOptions,
+  type DeploymentOptions,
   type RunOptions,
   type RunPlan,
   type Suite,
@@ -118,6 +119,29 @@ export const secretHeadersOf = (flags: readonly string[] | undefined, env: NodeJ
   ...linesOf(env.DECISION_SECRET_HEADERS),
 ];
 
+/** How a deployed server is reached: the flags `run`, `replay` and `load run` share, as parseArgs options. */
+export const DEPLOYMENT_FLAGS = {
+  header: { type: 'string', multiple: true },
+  'header-secret': { type: 'string', multiple: true },
+  proxy: { type: 'string' },
+  'ca-cert': { type: 'string' },
+  insecure: { type: 'boolean' },
+} as const;
+
+/** Those flags as parsed, with DECISION_SECRET_HEADERS, as the options the API checks (deploymentOf). */
+export function deploymentFlagsOf(
+  values: { header?: string[]; 'header-secret'?: string[]; proxy?: string; 'ca-cert'?: string; insecure?: boolean },
+  env: NodeJS.ProcessEnv,
+): DeploymentOptions {
+  return {
+    ...(values.header ? { headers: values.header } : {}),
+    ...(values.proxy !== undefined ? { proxy: values.proxy } : {}),
+    ...(values['ca-cert'] !== undefined ? { caCert: values['ca-cert'] } : {}),
+    ...(values.insecure ? { insecure: true } : {}),
+    ...(values['header-secret'] || env.DECISION_SECRET_HEADERS?.trim() ? { secretHeaders: secretHeadersOf(values['header-secret'], env) } : {}),
+  };
+}
+
 export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSettings | 'help' {
   let values;
   try {
@@ -131,11 +155,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
         'expiry-api-key': { type: 'string' },
         'expiry-ttl-seconds': { type: 'string' },
         capabilities: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        proxy: { type: 'string' },
-        'ca-cert': { type: 'string' },
-        insecure: { type: 'boolean' },
-        'header-secret': { type: 'string', multiple: true },
+        ...DEPLOYMENT_FLAGS,
         'reference-profile': { type: 'string' },
         'reference-choice': { type: 'string', multiple: true },
         suite: { type: 'string' },
@@ -164,11 +184,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunSetting
     apiKeyB: values['api-key-b'],
     expiry: { apiKey: values['expiry-api-key'], ttlSeconds: numberOf(values['expiry-ttl-seconds']) },
     ...(values.capabilities !== undefined ? { capabilities: list(values.capabilities) as Capability[] } : {}),
-    ...(values.header ? { headers: values.header } : {}),
-    ...(values.proxy !== undefined ? { proxy: values.proxy } : {}),
-    ...(values['ca-cert'] !== undefined ? { caCert: values['ca-cert'] } : {}),
-    ...(values.insecure ? { insecure: true } : {}),
-    ...(values['header-secret'] || env.DECISION_SECRET_HEADERS?.trim() ? { secretHeaders: secretHeadersOf(values['header-secret'], env) } : {}),
+    ...deploymentFlagsOf(values, env),
     referenceProfile: values['reference-profile'] as RunOptions['referenceProfile'],
     ...(values.suite !== undefined ? { suites: list(values.suite) as Suite[] } : {}),
     only: list(values.only),

@@ -22,7 +22,7 @@ import { ConformanceOptionsError, DEFAULT_WARMUP_TIMEOUT_MS, deploymentOf, refer
 import { warmUp } from '../api/warmup.ts';
 import { connectionDispatcher } from '../harness/connection.ts';
 import type { LoadDeployment } from '../load/runner/run-scenario.ts';
-import { parseCapabilities, secretHeadersOf } from './args.ts';
+import { DEPLOYMENT_FLAGS, deploymentFlagsOf, parseCapabilities } from './args.ts';
 import { asksForHelp } from './help.ts';
 import { learnFromResults, type ConformanceResults } from './load-from-results.ts';
 import { ALL_CAPABILITIES } from '../harness/check.ts';
@@ -142,11 +142,7 @@ async function loadRun(argv: string[], env: NodeJS.ProcessEnv, out: Write): Prom
     'report-dir': { type: 'string' },
     instances: { type: 'string' },
     'server-pid': { type: 'string' },
-    header: { type: 'string', multiple: true },
-    'header-secret': { type: 'string', multiple: true },
-    proxy: { type: 'string' },
-    'ca-cert': { type: 'string' },
-    insecure: { type: 'boolean' },
+    ...DEPLOYMENT_FLAGS,
     help: { type: 'boolean' },
   });
   if (values.help) {
@@ -250,16 +246,7 @@ async function firstCall(baseUrl: string, apiKey: string, deployment: LoadDeploy
 function loadDeploymentOf(values: Record<string, unknown>, env: NodeJS.ProcessEnv, baseUrl: string | undefined): LoadDeployment | undefined {
   let deployment;
   try {
-    deployment = deploymentOf(
-      {
-        ...(values.header ? { headers: values.header as string[] } : {}),
-        secretHeaders: secretHeadersOf(values['header-secret'] as string[] | undefined, env),
-        ...(values.proxy !== undefined ? { proxy: values.proxy as string } : {}),
-        ...(values['ca-cert'] !== undefined ? { caCert: values['ca-cert'] as string } : {}),
-        ...(values.insecure ? { insecure: true } : {}),
-      },
-      baseUrl,
-    );
+    deployment = deploymentOf(deploymentFlagsOf(values, env), baseUrl);
   } catch (error) {
     if (error instanceof ConformanceOptionsError) throw new LoadUsageError(error.message);
     throw error;

@@ -9,7 +9,7 @@ import type { CommandIo } from './diff.ts';
 import { startEmbeddedTarget } from '../api/embedded-target.ts';
 import { ConformanceOptionsError, deploymentOf } from '../api/run-options.ts';
 import { connectionDispatcher } from '../harness/connection.ts';
-import { secretHeadersOf } from './args.ts';
+import { DEPLOYMENT_FLAGS, deploymentFlagsOf } from './args.ts';
 
 export const REPLAY_USAGE = `Usage: decision-conformance replay --results OLD_RUN/results.json [--base-url URL] [options]
 
@@ -60,11 +60,7 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
         'api-key-b': { type: 'string' },
         'expiry-api-key': { type: 'string' },
         'timeout-ms': { type: 'string' },
-        header: { type: 'string', multiple: true },
-        'header-secret': { type: 'string', multiple: true },
-        proxy: { type: 'string' },
-        'ca-cert': { type: 'string' },
-        insecure: { type: 'boolean' },
+        ...DEPLOYMENT_FLAGS,
         format: { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -94,16 +90,7 @@ export async function replayCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
   if (baseUrl !== undefined && !keyA) return usage('--base-url needs a key: --api-key KEY or env DECISION_API_KEY');
   let deployment;
   try {
-    deployment = deploymentOf(
-      {
-        ...(values.header ? { headers: values.header } : {}),
-        secretHeaders: secretHeadersOf(values['header-secret'], env),
-        ...(values.proxy !== undefined ? { proxy: values.proxy } : {}),
-        ...(values['ca-cert'] !== undefined ? { caCert: values['ca-cert'] } : {}),
-        ...(values.insecure ? { insecure: true } : {}),
-      },
-      baseUrl,
-    );
+    deployment = deploymentOf(deploymentFlagsOf(values, env), baseUrl);
   } catch (error) {
     if (error instanceof ConformanceOptionsError) return usage(error.message);
     throw error;

@@ -274,7 +274,8 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
   };
   // A check that starts among the others sends its first requests with them, then waits for its
   // turn with the server to itself: its worker is free meanwhile, and the check goes on later.
-  const waiting = new Map<Check, { give(): void; over: Promise<void> }>();
+  /** Each check waiting for its turn, and what gives it; each started check's end. */
+  const waiting = new Map<Check, () => void>();
   const over = new Map<Check, Promise<void>>();
   const startAmongOthers = (check: Check) =>
     new Promise<void>((workerFree) => {
@@ -285,7 +286,7 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
         workers,
         aloneTurn: () =>
           new Promise<void>((give) => {
-            waiting.set(check, { give, over: over.get(check)! });
+            waiting.set(check, give);
             workerFree();
           }),
       });
@@ -307,10 +308,10 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
     (check) => (runsAlone(check) ? startAmongOthers(check) : run(check, false)),
   );
   for (const check of selected.filter(runsAlone)) {
-    const turn = waiting.get(check);
-    if (turn) {
+    const give = waiting.get(check);
+    if (give) {
       options.onAlone?.(check);
-      turn.give();
+      give();
     }
     // A check that started among the others has either asked for its turn or finished already.
     await (over.get(check) ?? run(check, true));
