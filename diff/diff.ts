@@ -4,6 +4,7 @@
 // major-version rule of seed 9.2).
 import type { JsonObject } from '../spec/index.ts';
 import type { Run, RuleFamily, Stage } from './family.ts';
+import { decideBreaking } from './decide.ts';
 import { FindingCollector, reporterFor, type Reporter } from './findings.ts';
 import type { ChangeClass, Finding } from './model.ts';
 import type { OperationContext, OperationPair } from './operation-context.ts';
@@ -23,8 +24,16 @@ const CLASS_ORDER: Record<ChangeClass, number> = { breaking: 0, 'non-breaking': 
 type FamilyOf<S extends Stage> = Extract<RuleFamily, { stage: S }>;
 const atStage = <S extends Stage>(families: readonly RuleFamily[], stage: S) => families.filter((f): f is FamilyOf<S> => f.stage === stage);
 
+export interface DiffOptions {
+  /**
+   * Decide each breaking finding on the value sets (decide.ts): witnesses, changes of shape only,
+   * proved inclusions. On by default; the kit's tests of the keyword rules alone turn it off.
+   */
+  decide?: boolean;
+}
+
 /** `families` is the registry; a test passes others to show that a family cannot report a rule it does not list. */
-export function diffDocuments(old: JsonObject, next: JsonObject, families: readonly RuleFamily[] = ruleFamilies): DiffResult {
+export function diffDocuments(old: JsonObject, next: JsonObject, families: readonly RuleFamily[] = ruleFamilies, options: DiffOptions = {}): DiffResult {
   const pair = { old, new: next };
   const majors = majorVersions(old, next);
   const run: Run = { pair, majors, paths: pairPaths(pair, majors) };
@@ -41,6 +50,7 @@ export function diffDocuments(old: JsonObject, next: JsonObject, families: reado
   for (const family of atStage(families, 'collected')) family.compare({ ...run, collector: reporterOf(family), findings: collected, reached });
 
   const findings = collector.findings();
+  if (options.decide !== false) decideBreaking(pair, findings, (finding) => collector.sitesOf(finding));
   for (const family of families) family.amend?.(run, findings);
   findings.sort((a, b) => CLASS_ORDER[a.class] - CLASS_ORDER[b.class] || a.ruleId.localeCompare(b.ruleId) || a.newPointer.localeCompare(b.newPointer));
   const counts = { breaking: 0, 'non-breaking': 0, info: 0 };
@@ -58,8 +68,13 @@ function compareOperation(
   // One visited set per operation and side: a recursive schema stops, and each use of a shared
   // component is still judged for every operation and side that reaches it.
   const visited = { request: new Set<string>(), response: new Set<string>() };
-  const walkSchemas: OperationContext['walkSchemas'] = (side, old, next) =>
-    compareSchemas({ pair: operation.pair, side, operation: operation.label, visited: visited[side] }, schemaJudges, old, next);
+  const walkSchemas: OperationContext['walkSchemas'] = (side, part, old, next) =>
+    compareSchemas(
+      { pair: operation.pair, side, operation: operation.label, visited: visited[side], part: { ...part, operation: operation.label, side, old, new: next } },
+      schemaJudges,
+      old,
+      next,
+    );
   for (const family of families) family.compare({ ...operation, collector: reporterOf(family), walkSchemas });
   // Every walked pair is keyed "old pointer \0 new pointer" (schema-walk.ts).
   for (const key of [...visited.request, ...visited.response]) for (const pointer of key.split('\u0000')) reached.add(pointer);

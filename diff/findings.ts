@@ -1,6 +1,7 @@
 // Collects findings as the walk reports them. A component reached through several operations
 // is one change: its findings merge, listing every operation the change reaches.
 import type { ChangeClass, Direction, Finding, Rule } from './model.ts';
+import type { Site } from './schema-walk.ts';
 
 export function rule(id: string, direction: Direction, changeClass: ChangeClass, description: string): Rule {
   return { id, direction, class: changeClass, description };
@@ -12,6 +13,8 @@ export interface Reported {
   message: string;
   operation?: string;
   openPoint?: string;
+  /** For a schema rule: the part and the pair of nodes it was comparing. */
+  site?: Site;
 }
 
 /** Where a rule family reports what it found. */
@@ -21,15 +24,17 @@ export interface Reporter {
 
 export class FindingCollector implements Reporter {
   private readonly byKey = new Map<string, Finding>();
+  private readonly sites = new Map<Finding, Site[]>();
 
   report(rule: Rule, what: Reported): void {
     const key = `${rule.id}\u0000${what.oldPointer}\u0000${what.newPointer}`;
     const existing = this.byKey.get(key);
     if (existing) {
       if (what.operation && !existing.operations.includes(what.operation)) existing.operations.push(what.operation);
+      if (what.site) this.sites.get(existing)?.push(what.site);
       return;
     }
-    this.byKey.set(key, {
+    const finding: Finding = {
       ruleId: rule.id,
       class: rule.class,
       direction: rule.direction,
@@ -38,7 +43,14 @@ export class FindingCollector implements Reporter {
       operations: what.operation ? [what.operation] : [],
       message: what.message,
       ...(what.openPoint ? { openPoint: what.openPoint } : {}),
-    });
+    };
+    this.byKey.set(key, finding);
+    this.sites.set(finding, what.site ? [what.site] : []);
+  }
+
+  /** Where a schema finding was reported, once per part that reached it. */
+  sitesOf(finding: Finding): readonly Site[] {
+    return this.sites.get(finding) ?? [];
   }
 
   findings(): Finding[] {

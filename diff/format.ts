@@ -2,7 +2,9 @@
 // comment or a CI job summary.
 import type { DiffResult } from './diff.ts';
 import type { Finding } from './model.ts';
+import { markdownCode, terminalText } from '../reports/escape.ts';
 import { rules } from './registry.ts';
+import { witnessLine } from './witness-line.ts';
 
 export type DiffFormat = 'text' | 'json' | 'markdown';
 export const DIFF_FORMATS: readonly DiffFormat[] = ['text', 'json', 'markdown'];
@@ -24,6 +26,9 @@ const extras = (f: Finding) =>
     f.openPoint ? `open point ${f.openPoint}` : '',
     f.hardRuleSections ? `hard-rule section ${f.hardRuleSections.join(', ')}` : '',
     f.downgradedFrom ? 'breaking, allowed by the new major version' : '',
+    f.valueSets === 'same' ? 'the same values in another shape: not breaking' : '',
+    f.valueSets === 'included' ? 'every value valid before is still valid on this side: not breaking' : '',
+    f.valueSets === 'lost' ? 'the rule judged it harmless, but the witness shows a value lost: breaking' : '',
   ].filter(Boolean);
 
 export function formatDiff(result: DiffResult, format: DiffFormat, labels: { old: string; new: string }): string {
@@ -48,6 +53,8 @@ export function formatDiff(result: DiffResult, format: DiffFormat, labels: { old
     lines.push(
       `${''.padEnd(13)}at ${pointers(f)}${f.operations.length > 0 ? `  [${f.operations.join(', ')}]` : ''}${extras(f).length > 0 ? `  (${extras(f).join('; ')})` : ''}`,
     );
+    if (f.witness) lines.push(`${''.padEnd(13)}witness: ${terminalText(witnessLine(f.witness))}`);
+    else if (f.witnessMissing) lines.push(`${''.padEnd(13)}no witness: ${terminalText(f.witnessMissing)}`);
   }
   return lines.join('\n');
 }
@@ -62,6 +69,12 @@ function markdown(result: DiffResult, labels: { old: string; new: string }): str
   for (const f of result.findings) {
     const note = extras(f).length > 0 ? ` _(${extras(f).join('; ')})_` : '';
     lines.push(`| ${f.class} | \`${f.ruleId}\` | ${cell(f.message)}${cell(note)} | \`${cell(pointers(f))}\` | ${cell(f.operations.join(', '))} |`);
+  }
+  const proved = result.findings.filter((f) => f.class === 'breaking' && (f.witness || f.witnessMissing));
+  if (proved.length > 0) lines.push('', '### Witnesses', '');
+  for (const f of proved) {
+    const proof = f.witness ? markdownCode(witnessLine(f.witness)) : `no witness: ${cell(f.witnessMissing!)}`;
+    lines.push(`- \`${f.ruleId}\` at \`${cell(pointers(f))}\`: ${proof}`);
   }
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 // What the diff produces: findings, each the verdict of one rule on one change.
 import type { JsonObject } from '../spec/index.ts';
+import type { Witness } from './witness.ts';
 
 /** breaking: existing clients may fail; non-breaking: they keep working; info: worth a reviewer's look. */
 export type ChangeClass = 'breaking' | 'non-breaking' | 'info';
@@ -39,6 +40,17 @@ export interface Finding {
   hardRuleSections?: string[];
   /** Set when a new major version turned a breaking finding into info (seed 9.2). */
   downgradedFrom?: ChangeClass;
+  /** A breaking finding's proof: a whole value of a part that the two documents tell apart (diff/witness.ts). */
+  witness?: Witness;
+  /** Why a breaking finding has no witness. */
+  witnessMissing?: string;
+  /**
+   * Set when the value sets overrule the keyword rule's class. `same`: both nodes admit the same
+   * values (a change of shape only), and `included`: every value valid before is still valid
+   * (request), or every value sent now was valid before (response); the finding is info. `lost`:
+   * the rule judged the change harmless, but the witness shows a value lost; the finding is breaking.
+   */
+  valueSets?: 'same' | 'included' | 'lost';
 }
 
 /** The two documents being compared. */

@@ -3,7 +3,7 @@ import type { Json, JsonObject } from '../spec/index.ts';
 import type { Reporter } from './findings.ts';
 import type { DocumentPair } from './model.ts';
 import type { Located } from './pointer.ts';
-import type { Side } from './schema-walk.ts';
+import type { Part, Side } from './schema-walk.ts';
 
 export interface OperationSide {
   operation: JsonObject;
@@ -24,6 +24,6 @@ export interface OperationPair {
 
 export interface OperationContext extends OperationPair {
   collector: Reporter;
-  /** Walks a pair of schemas on one side of the wire for this operation. */
-  walkSchemas(side: Side, old: Located, next: Located): void;
+  /** Walks the pair of root schemas of one part (`body`, `query:NAME`, `response:200`…), on its side of the wire. */
+  walkSchemas(side: Side, part: Pick<Part, 'name' | 'mediaType'>, old: Located, next: Located): void;
 }

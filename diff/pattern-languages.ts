@@ -98,3 +98,45 @@ export function comparePatterns(old: string, next: string): PatternComparison {
     throw error;
   }
 }
+
+/**
+ * Strings the pattern matches, shortest first: one per set of words of a length (the first
+ * printable character of each position), up to `limit` of them. Undefined when automata cannot
+ * model the pattern.
+ */
+export function stringsMatching(pattern: string, limit: number): string[] | undefined {
+  const key = `${limit}\u0000${pattern}`;
+  if (!matching.has(key)) matching.set(key, wordsOf(pattern, limit));
+  return matching.get(key);
+}
+/** Patterns repeat across a comparison's samples: their words are found once. */
+const matching = new Map<string, string[] | undefined>();
+
+function wordsOf(pattern: string, limit: number): string[] | undefined {
+  let language: NFA;
+  try {
+    language = languageOf(pattern);
+  } catch (error) {
+    if (error instanceof Undecided) return undefined;
+    throw error;
+  }
+  const strings: string[] = [];
+  for (const wordSet of language.wordSets()) {
+    strings.push(String.fromCodePoint(...wordSet.map(printable)));
+    if (strings.length >= limit) break;
+  }
+  return strings;
+}
+
+/** A character of the set, a printable ASCII letter or digit when the set has one. */
+function printable(set: { ranges: readonly { min: number; max: number }[] }): number {
+  for (const wanted of [0x61, 0x30, 0x41, 0x20]) for (const range of set.ranges) if (range.min <= wanted && wanted <= range.max) return wanted;
+  for (const range of set.ranges) if (range.max >= 0x21) return Math.max(range.min, 0x21);
+  return set.ranges[0]!.min;
+}
+
+/** The shortest string `pattern` does not match, or undefined when it matches every string or cannot be modelled. */
+export function stringNotMatching(pattern: string): string | undefined {
+  const comparison = comparePatterns('', pattern);
+  return comparison.direction === 'narrower' || comparison.direction === 'different' ? comparison.lost : undefined;
+}

@@ -28,6 +28,17 @@ export function follow(doc: JsonObject, located: Located): Located {
   return { node, pointer };
 }
 
+/** The node at a pointer of the document, its $ref followed; `{}` (any value) where the pointer leads nowhere. */
+export function locate(doc: JsonObject, pointer: string): Located {
+  let node: Json;
+  try {
+    node = resolvePointer(`#${pointer}`, doc);
+  } catch {
+    node = {};
+  }
+  return follow(doc, { node, pointer });
+}
+
 /** Every node on the way from the root to `pointer`, root first; stops where the path ends. */
 export function nodesOnPath(doc: JsonObject, pointer: string): Json[] {
   const nodes: Json[] = [doc];

@@ -10,6 +10,33 @@ import { follow, type Located } from './pointer.ts';
 
 export type Side = 'request' | 'response';
 
+/**
+ * One part of an operation's exchange a value crosses the wire in: `body`, `header:NAME`,
+ * `path:NAME`, `query:NAME`, `cookie:NAME`, `response:STATUS` (its body) or
+ * `response:STATUS:header:NAME`; with the part's root schema in each document.
+ */
+export interface Part {
+  operation: string;
+  name: string;
+  side: Side;
+  /** The media type of a body. */
+  mediaType?: string;
+  old: Located;
+  new: Located;
+}
+
+/**
+ * Where a schema rule reported: the part it was walking, and the pair of schema nodes it was
+ * comparing (pointers, and the nodes: a subschema one side lacks is `{}` at its parent's pointer).
+ */
+export interface Site {
+  part: Part;
+  old: string;
+  new: string;
+  oldNode: Json;
+  newNode: Json;
+}
+
 export interface SchemaWalk {
   pair: DocumentPair;
   side: Side;
@@ -19,6 +46,10 @@ export interface SchemaWalk {
   collector: Reporter;
   /** Pairs already walked for this operation and side (schemas may be recursive). */
   visited: Set<string>;
+  /** The part whose schemas are walked. */
+  part: Part;
+  /** The pair of nodes being compared (set for each pair the walk reaches). */
+  at?: { old: SchemaNode; new: SchemaNode };
 }
 
 /** A rule family judging one pair of schema nodes; `recurse` walks a pair of subschemas. */
@@ -39,7 +70,10 @@ export function reportAt(
   message: string,
   extra: Partial<Reported> = {},
 ): void {
-  walk.collector.report(rule, { oldPointer: old.pointer, newPointer: next.pointer, operation: walk.operation, message, ...extra });
+  const site = walk.at
+    ? { site: { part: walk.part, old: walk.at.old.pointer, new: walk.at.new.pointer, oldNode: walk.at.old.schema, newNode: walk.at.new.schema } }
+    : {};
+  walk.collector.report(rule, { oldPointer: old.pointer, newPointer: next.pointer, operation: walk.operation, message, ...site, ...extra });
 }
 
 /** The rule of a side: families define each rule once per side and pick by the walk's side. */
@@ -62,13 +96,8 @@ export function compareSchemas(walk: Omit<SchemaWalk, 'collector'>, families: re
   const oldSchema = asSchema(oldNode.node);
   const newSchema = asSchema(newNode.node);
   const recurse: Recurse = (o, n) => compareSchemas(walk, families, o, n);
-  for (const family of families)
-    family.compare(
-      { ...walk, collector: family.collector },
-      { schema: oldSchema, pointer: oldNode.pointer },
-      { schema: newSchema, pointer: newNode.pointer },
-      recurse,
-    );
+  const at = { old: { schema: oldSchema, pointer: oldNode.pointer }, new: { schema: newSchema, pointer: newNode.pointer } };
+  for (const family of families) family.compare({ ...walk, collector: family.collector, at }, at.old, at.new, recurse);
 }
 
 /** Boolean schemas (2020-12) as objects: true accepts anything, false nothing. */

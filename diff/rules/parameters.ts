@@ -111,6 +111,7 @@ function compareParameter(ctx: OperationContext, was: Parameter, now: Parameter)
   if (was.definition.schema !== undefined && now.definition.schema !== undefined) {
     ctx.walkSchemas(
       'request',
+      { name: `${now.in}:${now.name}` },
       { node: was.definition.schema, pointer: child(was.pointer, 'schema') },
       { node: now.definition.schema, pointer: child(now.pointer, 'schema') },
     );

@@ -50,7 +50,7 @@ function compareRequestBody(ctx: OperationContext): void {
     }
     const newAt = child(after.pointer, 'content', mediaType);
     if (isObject(media) && isObject(now) && (media.schema !== undefined || now.schema !== undefined)) {
-      ctx.walkSchemas('request', mediaSchema(media, oldAt), mediaSchema(now, newAt));
+      ctx.walkSchemas('request', { name: 'body', mediaType }, mediaSchema(media, oldAt), mediaSchema(now, newAt));
     }
   }
   for (const mediaType of Object.keys(newContent).filter((type) => !(type in oldContent))) {

@@ -61,7 +61,7 @@ function compareContent(ctx: OperationContext, status: string, before: At, after
     }
     const newPointer = child(after.pointer, 'content', mediaType);
     if (isObject(media) && isObject(now) && (media.schema !== undefined || now.schema !== undefined)) {
-      ctx.walkSchemas('response', mediaSchema(media, oldPointer), mediaSchema(now, newPointer));
+      ctx.walkSchemas('response', { name: `response:${status}`, mediaType }, mediaSchema(media, oldPointer), mediaSchema(now, newPointer));
     }
   }
   for (const mediaType of Object.keys(newContent).filter((type) => !(type in oldContent))) {
@@ -98,6 +98,7 @@ function compareHeaders(ctx: OperationContext, status: string, before: At, after
     if (oldHeader.node.schema !== undefined && newHeader.node.schema !== undefined) {
       ctx.walkSchemas(
         'response',
+        { name: `response:${status}:header:${match.name}` },
         { node: oldHeader.node.schema, pointer: child(oldHeader.pointer, 'schema') },
         { node: newHeader.node.schema, pointer: child(newHeader.pointer, 'schema') },
       );

@@ -6,6 +6,7 @@ import { rule, sided } from '../findings.ts';
 import type { RuleFamily } from '../family.ts';
 import type { Rule } from '../model.ts';
 import { child } from '../pointer.ts';
+import { oneOfIsDisjoint } from '../unions.ts';
 import { bySide, canonical, reportAt, type Recurse, type SchemaNode, type SchemaRuleFamily, type SchemaWalk } from '../schema-walk.ts';
 
 const RULES = {
@@ -111,58 +112,18 @@ const labelOf = (variant: Variant) => (variant.ref ? variant.ref.replace(/^#\/co
 
 type Composition = 'oneOf' | 'anyOf' | 'allOf';
 
-/** The const or enum values a branch requires of `property`, or undefined when it does not pin it. */
-function pinnedValues(branch: Json, property: string, root: Json): string[] | undefined {
-  const schema = isObject(branch) && typeof branch.$ref === 'string' ? safeResolve(branch.$ref, root) : branch;
-  if (!isObject(schema) || !Array.isArray(schema.required) || !schema.required.includes(property)) return undefined;
-  const at = isObject(schema.properties) ? schema.properties[property] : undefined;
-  if (!isObject(at)) return undefined;
-  if (at.const !== undefined) return [canonical(at.const)];
-  return Array.isArray(at.enum) ? at.enum.map((value) => canonical(value)) : undefined;
-}
-
-function safeResolve(pointer: string, root: Json): Json | undefined {
-  try {
-    return resolvePointer(pointer, root);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Whether no value can match two branches of the node's oneOf: every branch requires one same
- * property and pins it to values no other branch allows (a tagged union). Then the oneOf admits
- * exactly what an anyOf of the same branches admits, and either spelling is the same set.
- */
-function oneOfIsDisjoint(node: SchemaNode, root: Json): boolean {
-  const branches = node.schema.oneOf;
-  if (!Array.isArray(branches) || branches.length < 2) return Array.isArray(branches);
-  const first = branches[0];
-  const resolved = isObject(first) && typeof first.$ref === 'string' ? safeResolve(first.$ref, root) : first;
-  const candidates = isObject(resolved) && Array.isArray(resolved.required) ? resolved.required.map(String) : [];
-  return candidates.some((property) => {
-    const seen = new Set<string>();
-    return branches.every((branch) => {
-      const values = pinnedValues(branch, property, root);
-      if (!values || values.some((value) => seen.has(value))) return false;
-      for (const value of values) seen.add(value);
-      return true;
-    });
-  });
-}
-
 /**
  * The keyword each side's variants are compared under: a oneOf on one side and an anyOf on the
  * other are one union when the oneOf's branches are pairwise disjoint (a refactor, not a change).
  */
 function unionKeywords(walk: SchemaWalk, old: SchemaNode, next: SchemaNode): Array<[Composition, Composition]> {
   const only = (node: SchemaNode, keyword: Composition, other: Composition) => node.schema[keyword] !== undefined && node.schema[other] === undefined;
-  if (only(old, 'oneOf', 'anyOf') && only(next, 'anyOf', 'oneOf') && oneOfIsDisjoint(old, walk.pair.old))
+  if (only(old, 'oneOf', 'anyOf') && only(next, 'anyOf', 'oneOf') && oneOfIsDisjoint(old.schema.oneOf, walk.pair.old))
     return [
       ['oneOf', 'anyOf'],
       ['allOf', 'allOf'],
     ];
-  if (only(old, 'anyOf', 'oneOf') && only(next, 'oneOf', 'anyOf') && oneOfIsDisjoint(next, walk.pair.new))
+  if (only(old, 'anyOf', 'oneOf') && only(next, 'oneOf', 'anyOf') && oneOfIsDisjoint(next.schema.oneOf, walk.pair.new))
     return [
       ['anyOf', 'oneOf'],
       ['allOf', 'allOf'],
