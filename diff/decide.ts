@@ -13,10 +13,10 @@
 // found overrules the keyword rule, and the finding becomes breaking with it.
 import { canonicalForm, hasDynamicKeywords } from './canonical.ts';
 import { includes, UNASSERTED, withChildrenOf } from './inclusion.ts';
-import type { DocumentPair, Finding } from './model.ts';
+import type { DocumentPair, Finding, Site } from './model.ts';
 import { onlyCovariant } from './routes.ts';
 import { isObject, type Json } from '../spec/index.ts';
-import { canonical, type Site } from './schema-walk.ts';
+import { canonical } from './schema-walk.ts';
 import { findWitness, type WitnessSearch } from './witness.ts';
 
 /** Decides every schema finding of the list in place; `sitesOf` gives where each schema finding was reported. */

@@ -1,7 +1,6 @@
 // Collects findings as the walk reports them. A component reached through several operations
 // is one change: its findings merge, listing every operation the change reaches.
-import type { ChangeClass, Direction, Finding, Rule } from './model.ts';
-import type { Site } from './schema-walk.ts';
+import type { ChangeClass, Direction, Finding, Rule, Site } from './model.ts';
 
 export function rule(id: string, direction: Direction, changeClass: ChangeClass, description: string): Rule {
   return { id, direction, class: changeClass, description };

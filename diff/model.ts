@@ -1,6 +1,6 @@
 // What the diff produces: findings, each the verdict of one rule on one change.
-import type { JsonObject } from '../spec/index.ts';
-import type { Witness } from './witness.ts';
+import type { Json, JsonObject } from '../spec/index.ts';
+import type { Located } from './pointer.ts';
 
 /** breaking: existing clients may fail; non-breaking: they keep working; info: worth a reviewer's look. */
 export type ChangeClass = 'breaking' | 'non-breaking' | 'info';
@@ -57,4 +57,45 @@ export interface Finding {
 export interface DocumentPair {
   old: JsonObject;
   new: JsonObject;
+}
+
+/** Which side of the wire a schema is walked on. */
+export type Side = 'request' | 'response';
+
+/**
+ * One part of an operation's exchange a value crosses the wire in: `body`, `header:NAME`,
+ * `path:NAME`, `query:NAME`, `cookie:NAME`, `response:STATUS` (its body) or
+ * `response:STATUS:header:NAME`; with the part's root schema in each document.
+ */
+export interface Part {
+  operation: string;
+  name: string;
+  side: Side;
+  /** The media type of a body. */
+  mediaType?: string;
+  old: Located;
+  new: Located;
+}
+
+/**
+ * Where a schema rule reported: the part it was walking, and the pair of schema nodes it was
+ * comparing (pointers, and the nodes: a subschema one side lacks is `{}` at its parent's pointer).
+ */
+export interface Site {
+  part: Part;
+  old: string;
+  new: string;
+  oldNode: Json;
+  newNode: Json;
+}
+
+/** A breaking change's proof: a whole value of one part that the two documents tell apart (witness.ts). */
+export interface Witness {
+  operation: string;
+  /** `body`, `header:NAME`, `path:NAME`, `query:NAME`, `response:STATUS`, `response:STATUS:header:NAME`. */
+  part: string;
+  /** The part's whole value: a whole request body for `body`. */
+  value: Json;
+  /** The media type of a body. */
+  mediaType?: string;
 }

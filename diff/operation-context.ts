@@ -3,7 +3,7 @@ import type { Json, JsonObject } from '../spec/index.ts';
 import type { Reporter } from './findings.ts';
 import type { DocumentPair } from './model.ts';
 import type { Located } from './pointer.ts';
-import type { Part, Side } from './schema-walk.ts';
+import type { Part, Side } from './model.ts';
 
 export interface OperationSide {
   operation: JsonObject;

@@ -5,37 +5,8 @@
 // and a response use is judged on each side separately.
 import { isObject, type Json, type JsonObject } from '../spec/index.ts';
 import type { Reported, Reporter } from './findings.ts';
-import type { DocumentPair, Rule } from './model.ts';
+import type { DocumentPair, Part, Rule, Side } from './model.ts';
 import { follow, type Located } from './pointer.ts';
-
-export type Side = 'request' | 'response';
-
-/**
- * One part of an operation's exchange a value crosses the wire in: `body`, `header:NAME`,
- * `path:NAME`, `query:NAME`, `cookie:NAME`, `response:STATUS` (its body) or
- * `response:STATUS:header:NAME`; with the part's root schema in each document.
- */
-export interface Part {
-  operation: string;
-  name: string;
-  side: Side;
-  /** The media type of a body. */
-  mediaType?: string;
-  old: Located;
-  new: Located;
-}
-
-/**
- * Where a schema rule reported: the part it was walking, and the pair of schema nodes it was
- * comparing (pointers, and the nodes: a subschema one side lacks is `{}` at its parent's pointer).
- */
-export interface Site {
-  part: Part;
-  old: string;
-  new: string;
-  oldNode: Json;
-  newNode: Json;
-}
 
 export interface SchemaWalk {
   pair: DocumentPair;

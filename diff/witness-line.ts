@@ -1,7 +1,7 @@
 // A witness as one line a reviewer can run or read: a curl command for a request-side witness
 // (the part set, everything else left to the reader), the value itself for a response.
 import type { Json } from '../spec/index.ts';
-import type { Witness } from './witness.ts';
+import type { Witness } from './model.ts';
 
 /** A shell word in single quotes: safe for any text. */
 const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -26,7 +26,9 @@ export function witnessLine(witness: Witness): string {
   if (location === 'cookie') extra.push(`-H ${quoted(`cookie: ${name}=${encodeURIComponent(wireText(witness.value))}`)}`);
   if (location === 'body') {
     extra.push(`-H ${quoted(`content-type: ${witness.mediaType ?? 'application/json'}`)}`);
-    extra.push(`--data-raw ${quoted(JSON.stringify(witness.value))}`);
+    // A JSON media type carries the value as JSON; any other (an upload's bytes) carries a string as it is.
+    const json = /\bjson\b|\+json\b/i.test(witness.mediaType ?? 'application/json');
+    extra.push(`--data-raw ${quoted(!json && typeof witness.value === 'string' ? witness.value : JSON.stringify(witness.value))}`);
   }
   return [`curl -X ${method}`, `"$BASE_URL"${quoted(url)}`, ...extra].join(' ');
 }

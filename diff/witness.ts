@@ -17,18 +17,7 @@ import { comparePatterns, stringNotMatching, stringsMatching } from './pattern-l
 import { child, locate, type Located } from './pointer.ts';
 import { routesTo, type Step } from './routes.ts';
 import { FORMAT_SAMPLES, mergeShallow, samplesOf } from './sample.ts';
-import type { DocumentPair } from './model.ts';
-import type { Part, Site } from './schema-walk.ts';
-
-export interface Witness {
-  operation: string;
-  /** `body`, `header:NAME`, `path:NAME`, `query:NAME`, `response:STATUS`, `response:STATUS:header:NAME`. */
-  part: string;
-  /** The part's whole value: a whole request body for `body`. */
-  value: Json;
-  /** The media type of a body. */
-  mediaType?: string;
-}
+import type { DocumentPair, Part, Site, Witness } from './model.ts';
 
 export type WitnessSearch = { witness: Witness } | { missing: string };
 

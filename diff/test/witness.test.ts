@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
 import { isObject, resolvePointer, type Json, type JsonObject } from '../../spec/index.ts';
 import { diffDocuments } from '../diff.ts';
-import type { Witness } from '../witness.ts';
+import type { Witness } from '../model.ts';
 import { witnessLine } from '../witness-line.ts';
 import { allCases } from './corpus/all.ts';
 import { documentsOf } from './corpus/case.ts';
