@@ -189,8 +189,18 @@ const withoutOf = new WeakMap<JsonObject, Map<string, JsonObject>>();
 
 /** A sample of the schema around a step: the frame the inner value is set into. */
 function frameOf(doc: JsonObject, here: Located): Json | undefined {
-  return samplesOf(canonicalForm(doc, here), 1)[0];
+  if (!isObject(here.node)) return samplesOf(canonicalForm(doc, here), 1)[0];
+  const frames = framesOf.get(doc) ?? new WeakMap<JsonObject, { frame: Json | undefined }>();
+  framesOf.set(doc, frames);
+  let kept = frames.get(here.node);
+  if (!kept) {
+    // The same frame for every candidate and route through this schema: built once.
+    kept = { frame: samplesOf(canonicalForm(doc, here), 1)[0] };
+    frames.set(here.node, kept);
+  }
+  return kept.frame;
 }
+const framesOf = new WeakMap<JsonObject, WeakMap<JsonObject, { frame: Json | undefined }>>();
 
 /** A property name neither `properties` nor `patternProperties` judges. */
 function unlistedName(schema: JsonObject): string {
