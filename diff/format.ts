@@ -2,7 +2,7 @@
 // comment or a CI job summary.
 import type { DiffResult } from './diff.ts';
 import type { Finding } from './model.ts';
-import { markdownCode, terminalText } from '../reports/escape.ts';
+import { markdownCode, stripUnprintable, terminalText } from '../reports/escape.ts';
 import { rules } from './registry.ts';
 import { witnessLine } from './witness-line.ts';
 
@@ -53,13 +53,14 @@ export function formatDiff(result: DiffResult, format: DiffFormat, labels: { old
     lines.push(
       `${''.padEnd(13)}at ${pointers(f)}${f.operations.length > 0 ? `  [${f.operations.join(', ')}]` : ''}${extras(f).length > 0 ? `  (${extras(f).join('; ')})` : ''}`,
     );
-    if (f.witness) lines.push(`${''.padEnd(13)}witness: ${terminalText(witnessLine(f.witness))}`);
-    else if (f.witnessMissing) lines.push(`${''.padEnd(13)}no witness: ${terminalText(f.witnessMissing)}`);
+    if (f.witness) lines.push(`${''.padEnd(13)}witness: ${witnessLine(f.witness)}`);
+    else if (f.witnessMissing) lines.push(`${''.padEnd(13)}no witness: ${f.witnessMissing}`);
   }
-  return lines.join('\n');
+  // Messages, pointers and witnesses carry the documents' own text: none of it acts on the terminal.
+  return lines.map(terminalText).join('\n');
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = (text: string) => stripUnprintable(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function markdown(result: DiffResult, labels: { old: string; new: string }): string {
   const icon = result.counts.breaking > 0 ? '❌' : '✅';
