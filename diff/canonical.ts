@@ -9,7 +9,7 @@
 // (the witness search and the inclusion check decide those).
 import mergeAllOf from 'json-schema-merge-allof';
 import { isObject, resolvePointer, type Json, type JsonObject } from '../spec/index.ts';
-import { isAnnotation } from './keywords.ts';
+import { APPLIED_SUBSCHEMAS, EVALUATING_IN_PLACE, isAnnotation } from './keywords.ts';
 import type { Located } from './pointer.ts';
 import { canonical } from './schema-walk.ts';
 import { oneOfIsDisjoint } from './unions.ts';
@@ -20,8 +20,12 @@ import { oneOfIsDisjoint } from './unions.ts';
 const OPENAPI_ANNOTATIONS = new Set(['default', 'contentMediaType', 'contentEncoding', 'contentSchema']);
 /** Keywords that make a schema's meaning depend on what its neighbours evaluate: merging allOf around them is not sound. */
 const DYNAMIC = ['unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef'];
-/** Keywords whose subschemas sit in place, applied to the same value as their parent. */
-const IN_PLACE = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', '$ref', '$dynamicRef'];
+/** Containers of subschemas only a $ref reaches: once every $ref is inlined they say nothing. */
+const CONTAINERS = new Set(['$defs', 'definitions']);
+const SCHEMA_VALUED = new Set(APPLIED_SUBSCHEMAS.one);
+const SCHEMA_LISTS = new Set(APPLIED_SUBSCHEMAS.list);
+const SCHEMA_MAPS = new Set(APPLIED_SUBSCHEMAS.map);
+const SCHEMA_KEYS = new Set([...SCHEMA_VALUED, ...SCHEMA_LISTS, ...SCHEMA_MAPS]);
 
 interface Context {
   doc: JsonObject;
@@ -64,7 +68,8 @@ function inline(node: Json, context: Context): Json {
   if (!isObject(node)) return node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
-    if (isAnnotation(key) || OPENAPI_ANNOTATIONS.has(key) || key === '$ref' || key === '$schema' || key === '$id' || key === '$anchor') continue;
+    if (isAnnotation(key) || OPENAPI_ANNOTATIONS.has(key) || CONTAINERS.has(key) || key === '$ref' || key === '$schema' || key === '$id' || key === '$anchor')
+      continue;
     out[key] = SCHEMA_VALUED.has(key)
       ? inline(value, context)
       : SCHEMA_LISTS.has(key)
@@ -91,22 +96,6 @@ function inlineRef(ref: string, context: Context): Json {
   }
   return inline(target, { ...context, stack: [...context.stack, ref] });
 }
-
-const SCHEMA_VALUED = new Set([
-  'items',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'additionalItems',
-]);
-const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
 
 const listOf = (value: Json, context: Context): Json => (Array.isArray(value) ? value.map((item) => inline(item, context)) : value);
 const mapOf = (value: Json, context: Context): Json =>
@@ -169,8 +158,6 @@ function normalise(node: Json): Json {
   return out;
 }
 
-const SCHEMA_KEYS = new Set([...SCHEMA_VALUED, ...SCHEMA_LISTS, ...SCHEMA_MAPS]);
-
 function normaliseSchemas(key: string, value: Json): Json {
   if (SCHEMA_MAPS.has(key) && isObject(value)) return Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, normalise(schema)]));
   return normalise(value);
@@ -222,7 +209,7 @@ function resolveEverywhere(node: Json): Json {
  * The same for unevaluatedItems beside items.
  */
 function resolveUnevaluated(out: JsonObject): void {
-  if (IN_PLACE.some((keyword) => out[keyword] !== undefined)) return;
+  if (EVALUATING_IN_PLACE.some((keyword) => out[keyword] !== undefined)) return;
   if (out.unevaluatedProperties !== undefined && out.additionalProperties !== undefined) delete out.unevaluatedProperties;
   else if (out.unevaluatedProperties !== undefined && out.patternProperties === undefined) {
     // Alone, unevaluatedProperties judges exactly what additionalProperties would.
@@ -234,4 +221,13 @@ function resolveUnevaluated(out: JsonObject): void {
     out.items = out.unevaluatedItems;
     delete out.unevaluatedItems;
   }
+}
+
+/** The types two `type` keywords both admit, sorted; integer is the part of number an integer type admits. */
+export function intersectTypes(a: Json, b: Json): string[] {
+  const left = new Set([a].flat().map(String));
+  const right = new Set([b].flat().map(String));
+  const both = [...left].filter((type) => right.has(type));
+  if ((left.has('number') && right.has('integer')) || (left.has('integer') && right.has('number'))) both.push('integer');
+  return [...new Set(both)].sort();
 }

@@ -2,9 +2,9 @@
 // relation of jsonsubschema, decided keyword by keyword on canonical forms. The answer is true only
 // when it is proved; whatever this module does not model answers false (undecided), so a change it
 // cannot prove harmless stays breaking.
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { isObject, type Json, type JsonObject } from '../spec/index.ts';
+import { intersectTypes } from './canonical.ts';
+import { lenientAjv } from './lenient-ajv.ts';
 import { comparePatterns } from './pattern-languages.ts';
 import { canonical } from './schema-walk.ts';
 
@@ -140,14 +140,6 @@ function conjunction(base: JsonObject, over: Json): Json {
     }
   }
   return Object.keys(rest).length === 0 ? merged : { ...merged, allOf: [...(Array.isArray(merged.allOf) ? merged.allOf : []), rest] };
-}
-
-function intersectTypes(a: Json, b: Json): string[] {
-  const left = new Set([a].flat().map(String));
-  const right = new Set([b].flat().map(String));
-  const both = [...left].filter((type) => right.has(type));
-  if ((left.has('number') && right.has('integer')) || (left.has('integer') && right.has('number'))) both.push('integer');
-  return [...new Set(both)].sort();
 }
 
 function typesOf(schema: JsonObject): Set<string> {
@@ -292,6 +284,5 @@ function admits(form: JsonObject, value: Json): boolean {
   }
   return validate !== null && validate(value) === true;
 }
-const ajv = new Ajv2020({ strict: false, validateSchema: false, logger: false });
-addFormats(ajv);
+const ajv = lenientAjv();
 const compiled = new Map<string, ((value: unknown) => boolean) | null>();

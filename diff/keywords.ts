@@ -135,6 +135,27 @@ export const isAnnotation = (keyword: string) => keyword.startsWith('x-') || ANN
 
 const byKeyword = new Map(KEYWORDS.map((k) => [k.keyword, k]));
 
+const kindsOf = (...kinds: KeywordLogic['kind'][]) => KEYWORDS.filter((k) => kinds.includes(k.logic.kind)).map((k) => k.keyword);
+/** prefixItems is the one `subschemas` keyword that holds a list; the others hold a map by name. */
+const LISTED = ['prefixItems'];
+
+/**
+ * The keywords that apply subschemas to a value or its parts, by how they hold them: one
+ * subschema, a list, or a map by name. `$defs` is not among them: it only holds what a `$ref` reaches.
+ */
+export const APPLIED_SUBSCHEMAS = {
+  one: kindsOf('subschema', 'negation', 'condition', 'contains'),
+  list: [...kindsOf('variants', 'members'), ...LISTED],
+  map: kindsOf('subschemas').filter((keyword) => !LISTED.includes(keyword)),
+} as const;
+
+/**
+ * Keywords that evaluate the value in place (their subschemas judge the same value as their
+ * parent), so unevaluatedProperties and unevaluatedItems see what they evaluated. `not` is not
+ * among them: it evaluates nothing its parent sees.
+ */
+export const EVALUATING_IN_PLACE: readonly string[] = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', 'if', 'then', 'else', 'dependentSchemas'];
+
 export const keywordEntry = (keyword: string): KeywordEntry | undefined => byKeyword.get(keyword);
 
 export const BOUNDS = KEYWORDS.flatMap((k) => (k.logic.kind === 'bound' ? [{ keyword: k.keyword, ...k.logic }] : []));

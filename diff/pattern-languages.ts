@@ -135,6 +135,15 @@ function printable(set: { ranges: readonly { min: number; max: number }[] }): nu
   return set.ranges[0]!.min;
 }
 
+/** Whether `pattern` (as ajv runs it: ECMAScript, the u flag, anywhere in the text) matches `text`; undefined when it does not compile. */
+export function patternMatches(pattern: string, text: string): boolean | undefined {
+  try {
+    return new RegExp(pattern, 'u').test(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The shortest string `pattern` does not match, or undefined when it matches every string or cannot be modelled. */
 export function stringNotMatching(pattern: string): string | undefined {
   const comparison = comparePatterns('', pattern);

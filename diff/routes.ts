@@ -2,6 +2,7 @@
 // keyword at a time, $ref followed. The witness search builds values along them; the inclusion
 // check asks whether a node is reached only where admitting more values cannot admit fewer.
 import { isObject, type JsonObject } from '../spec/index.ts';
+import { APPLIED_SUBSCHEMAS } from './keywords.ts';
 import { child, follow, type Located } from './pointer.ts';
 
 /** One step of a route: the keyword (and key) from a schema to a subschema, and where it leads. */
@@ -22,21 +23,19 @@ interface Edge {
 const CONTRAVARIANT = new Set(['not', 'if']);
 /** Subschemas applied to a value's property names, not its values: no value is built through them. */
 const ON_NAMES = new Set(['propertyNames']);
-const SINGLE = ['items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'then', 'else', 'if', 'not', 'propertyNames'];
-const LISTS = ['prefixItems', 'allOf', 'anyOf', 'oneOf'];
-const MAPS = ['properties', 'patternProperties', 'dependentSchemas'];
 const MAX_LENGTH = 24;
 
 function edgesOf(at: Located): Edge[] {
   const schema = at.node;
   if (!isObject(schema)) return [];
   const edges: Edge[] = [];
-  for (const keyword of SINGLE) if (isObject(schema[keyword])) edges.push({ keyword, next: { node: schema[keyword], pointer: child(at.pointer, keyword) } });
-  for (const keyword of LISTS) {
+  for (const keyword of APPLIED_SUBSCHEMAS.one)
+    if (isObject(schema[keyword])) edges.push({ keyword, next: { node: schema[keyword], pointer: child(at.pointer, keyword) } });
+  for (const keyword of APPLIED_SUBSCHEMAS.list) {
     const list = schema[keyword];
     if (Array.isArray(list)) list.forEach((node, index) => edges.push({ keyword, key: index, next: { node, pointer: child(at.pointer, keyword, index) } }));
   }
-  for (const keyword of MAPS) {
+  for (const keyword of APPLIED_SUBSCHEMAS.map) {
     const map = schema[keyword];
     if (isObject(map)) for (const [key, node] of Object.entries(map)) edges.push({ keyword, key, next: { node, pointer: child(at.pointer, keyword, key) } });
   }

@@ -3,7 +3,8 @@
 // their lower bound. A sample is a guess, checked by ajv wherever it is used: what this module
 // gets wrong costs a witness, never a wrong verdict.
 import { isObject, type Json, type JsonObject } from '../spec/index.ts';
-import { stringsMatching } from './pattern-languages.ts';
+import { intersectTypes } from './canonical.ts';
+import { patternMatches, stringsMatching } from './pattern-languages.ts';
 
 /** Strings that satisfy common formats, for a schema whose format is an assertion. */
 export const FORMAT_SAMPLES: Readonly<Record<string, string>> = {
@@ -184,13 +185,7 @@ function objectsOf(form: JsonObject, limit: number, depth: number): Json[] {
 
 function patternSchemaFor(form: JsonObject, name: string): Json | undefined {
   if (!isObject(form.patternProperties)) return undefined;
-  for (const [pattern, schema] of Object.entries(form.patternProperties)) {
-    try {
-      if (new RegExp(pattern, 'u').test(name)) return schema;
-    } catch {
-      // A pattern JavaScript cannot compile here: no schema from it.
-    }
-  }
+  for (const [pattern, schema] of Object.entries(form.patternProperties)) if (patternMatches(pattern, name) === true) return schema;
   return undefined;
 }
 
@@ -201,14 +196,7 @@ export function mergeShallow(base: JsonObject, over: Json): JsonObject {
   if (Array.isArray(base.required) || Array.isArray(over.required))
     merged.required = [...new Set([...(Array.isArray(base.required) ? base.required : []), ...(Array.isArray(over.required) ? over.required : [])])];
   if (isObject(base.properties) && isObject(over.properties)) merged.properties = { ...base.properties, ...over.properties };
-  if (base.type !== undefined && over.type !== undefined) {
-    const mine = new Set([base.type].flat().map(String));
-    const theirs = new Set([over.type].flat().map(String));
-    const both = [...mine].filter((type) => theirs.has(type));
-    // integer is the part of number both admit.
-    if ((mine.has('number') && theirs.has('integer')) || (mine.has('integer') && theirs.has('number'))) both.push('integer');
-    merged.type = [...new Set(both)];
-  }
+  if (base.type !== undefined && over.type !== undefined) merged.type = intersectTypes(base.type, over.type);
   return merged;
 }
 

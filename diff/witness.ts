@@ -9,11 +9,12 @@
 // along a route from the part's root schema to the node; ajv, run on both documents, keeps the
 // first whole value that tells them apart. ajv is the judge, so a witness is right by
 // construction; what the candidates miss leaves the finding without a witness, never wrong.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { isObject, type Json, type JsonObject } from '../spec/index.ts';
 import { canonicalForm } from './canonical.ts';
-import { comparePatterns, stringNotMatching, stringsMatching } from './pattern-languages.ts';
+import { EVALUATING_IN_PLACE } from './keywords.ts';
+import { lenientAjv } from './lenient-ajv.ts';
+import { comparePatterns, patternMatches, stringNotMatching, stringsMatching } from './pattern-languages.ts';
 import { child, locate, type Located } from './pointer.ts';
 import { routesTo, type Step } from './routes.ts';
 import { FORMAT_SAMPLES, mergeShallow, samplesOf } from './sample.ts';
@@ -29,10 +30,7 @@ const MAX_CANDIDATES = 400;
 function validatorsOf(doc: JsonObject): (pointer: string) => ValidateFunction | string {
   let compile = validators.get(doc);
   if (compile) return compile;
-  // Lenient: OpenAPI documents carry keywords JSON Schema does not know (discriminator, example)
-  // and documents under test may be imperfect; formats are assertions, as the kit's validators have them.
-  const ajv = new Ajv2020({ strict: false, validateSchema: false, logger: false, allErrors: false });
-  addFormats(ajv);
+  const ajv = lenientAjv();
   ajv.addSchema({ ...doc, $id: 'https://document.invalid/openapi' });
   const byPointer = new Map<string, ValidateFunction | string>();
   compile = (pointer) => {
@@ -120,9 +118,6 @@ const witnessOf = (part: Part, value: Json): Witness => ({
   ...(part.mediaType ? { mediaType: part.mediaType } : {}),
 });
 
-/** Keywords whose subschema judges the same value as its parent. */
-const IN_PLACE = new Set(['allOf', 'anyOf', 'oneOf', 'then', 'else', 'if', 'dependentSchemas']);
-
 /** The whole part value with `leaf` at the end of the route; undefined when the frame cannot be built. */
 function buildAlong(doc: JsonObject, route: readonly Step[], leaf: Json): Json | undefined {
   let value: Json | undefined = leaf;
@@ -134,7 +129,7 @@ function buildAlong(doc: JsonObject, route: readonly Step[], leaf: Json): Json |
 function wrap(doc: JsonObject, step: Step, inner: Json): Json | undefined {
   const { keyword, key, here } = step;
   const schema = here.node as JsonObject;
-  if (IN_PLACE.has(keyword)) {
+  if (EVALUATING_IN_PLACE.includes(keyword)) {
     // The keywords beside the applicator still hold: a sample of them, with the inner value laid over it.
     const base = frameOf(doc, { node: withoutKeyword(doc, here, keyword), pointer: here.pointer });
     const laid = overlay(base, inner);
@@ -208,18 +203,11 @@ function unlistedName(schema: JsonObject): string {
   const patterns = isObject(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
   for (const name of ['extra', 'x_extra', 'zz', 'q0']) {
     if (name in listed) continue;
-    if (patterns.some((pattern) => safeTest(pattern, name))) continue;
+    // A pattern that does not compile here might match: the name is not taken.
+    if (patterns.some((pattern) => patternMatches(pattern, name) !== false)) continue;
     return name;
   }
   return 'extra_property';
-}
-
-function safeTest(pattern: string, text: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(text);
-  } catch {
-    return true;
-  }
 }
 
 /** `inner` laid over `base`: objects merge (inner wins), anything else is inner. */

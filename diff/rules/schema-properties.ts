@@ -5,6 +5,8 @@ import { isObject, type Json } from '../../spec/index.ts';
 import { sided } from '../findings.ts';
 import type { RuleFamily } from '../family.ts';
 import type { Rule } from '../model.ts';
+import { EVALUATING_IN_PLACE } from '../keywords.ts';
+import { patternMatches } from '../pattern-languages.ts';
 import { child, type Located } from '../pointer.ts';
 import { bySide, reportAt, type SchemaNode, type SchemaRuleFamily } from '../schema-walk.ts';
 
@@ -34,13 +36,7 @@ const isClosed = (value: Json | undefined) => value === false;
  */
 function formerJudge(node: SchemaNode, name: string): Located | undefined {
   const patterns = isObject(node.schema.patternProperties) ? node.schema.patternProperties : {};
-  const matching = Object.keys(patterns).filter((pattern) => {
-    try {
-      return new RegExp(pattern, 'u').test(name);
-    } catch {
-      return false;
-    }
-  });
+  const matching = Object.keys(patterns).filter((pattern) => patternMatches(pattern, name) === true);
   if (matching.length === 1) return { node: patterns[matching[0]!] as Json, pointer: child(node.pointer, 'patternProperties', matching[0]!) };
   if (matching.length > 1) return { node: { allOf: matching.map((pattern) => patterns[pattern] as Json) }, pointer: child(node.pointer, 'patternProperties') };
   for (const keyword of ['additionalProperties', 'unevaluatedProperties'] as const) {
@@ -52,11 +48,8 @@ function formerJudge(node: SchemaNode, name: string): Located | undefined {
   return { node: {}, pointer: node.pointer };
 }
 
-/** Keywords that evaluate properties in place: unevaluatedProperties sees what they evaluated. */
-const IN_PLACE = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', 'if', 'then', 'else', 'dependentSchemas'];
-
 /** Whether a keyword in place evaluates properties beside `properties`: then unevaluatedProperties sees more than additionalProperties does. */
-const hasInPlace = (node: SchemaNode) => IN_PLACE.some((keyword) => node.schema[keyword] !== undefined);
+const hasInPlace = (node: SchemaNode) => EVALUATING_IN_PLACE.some((keyword) => node.schema[keyword] !== undefined);
 
 const compareSchemaProperties: SchemaRuleFamily = (walk, old, next, recurse) => {
   const oldProps = propertiesOf(old);
