@@ -50,11 +50,6 @@ export function canonicalForm(doc: JsonObject, located: Located): Json {
 
 const formsOf = new WeakMap<JsonObject, WeakMap<JsonObject, Json>>();
 
-/** Whether two schemas have equal canonical forms, and so admit the same values. */
-export function sameValues(old: { doc: JsonObject; at: Located }, next: { doc: JsonObject; at: Located }): boolean {
-  return canonical(canonicalForm(old.doc, old.at)) === canonical(canonicalForm(next.doc, next.at));
-}
-
 /** Whether a canonical form still has a keyword whose meaning depends on its neighbours. */
 export function hasDynamicKeywords(form: Json): boolean {
   if (Array.isArray(form)) return form.some(hasDynamicKeywords);

@@ -55,7 +55,7 @@ function validatorsOf(doc: JsonObject): (pointer: string) => ValidateFunction | 
 const validators = new WeakMap<JsonObject, (pointer: string) => ValidateFunction | string>();
 
 /** Whether a whole part value is valid under the document's schema at `root` (a string: it could not be judged). */
-export function validUnder(doc: JsonObject, root: Located, value: Json): boolean | string {
+function validUnder(doc: JsonObject, root: Located, value: Json): boolean | string {
   const validate = validatorsOf(doc)(root.pointer);
   if (typeof validate === 'string') return validate;
   return validate(value) as boolean;
