@@ -19,8 +19,9 @@ export default defineConfig({
     // Tests start real servers (Prism, the reference server) on free ports. Four workers on two
     // cores: many files spend much of their time waiting (paced load runs, expiry waits, k6 and npm
     // in processes of their own), and the extra workers fill that time (measured on this machine:
-    // 2 workers 695 s, 3 workers 501 s, 4 workers 432 s); every test is built to hold on a machine
-    // with more work than cores.
+    // 2 workers 695 s, 3 workers 501 s, 4 workers 432 s). Six kept both cores busy throughout and
+    // were no faster (555 s against 573 s with four, in one session): the CPU the tests need grew
+    // with the contention. Every test is built to hold on a machine with more work than cores.
     maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
     projects: [

@@ -21,6 +21,8 @@ import { refusedKey, warmUp, type GivenKey } from './warmup.ts';
 export interface RunEvents {
   line?(text: string): void;
   onStart?(check: Check): void;
+  /** A check that runs alone has the server to itself (harness/runner.ts): a test can stand a barrier in front of a server it runs in-process. */
+  onAlone?(check: Check): void;
   onAnnounce?(check: Check, text: string): void;
   onResult?(result: CheckResult): void;
 }
@@ -147,6 +149,7 @@ export async function executeRun(plan: RunPlan, events: RunEvents = {}): Promise
         sharedWork,
         ruleLedger,
         ...(events.onStart ? { onStart: events.onStart } : {}),
+        ...(events.onAlone ? { onAlone: events.onAlone } : {}),
         ...(events.onAnnounce ? { onAnnounce: events.onAnnounce } : {}),
         ...(events.onResult ? { onResult: events.onResult } : {}),
       })),

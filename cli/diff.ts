@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { diffDocuments } from '../diff/diff.ts';
 import { DIFF_FORMATS, formatDiff, formatRuleCatalogue, type DiffFormat } from '../diff/format.ts';
 import { loadSpec, UnreadableSpec } from '../diff/load.ts';
+import type { CommandIo } from './io.ts';
 
 export const DIFF_USAGE = `Usage: decision-conformance diff OLD NEW [--format text|json|markdown]
        decision-conformance diff --list-rules [--json]
@@ -16,11 +17,6 @@ and the /vN paths both moved) turns breaking changes into info (seed 9.2).
 
 Exit status: 0 no breaking change; 1 a breaking change within the same major version;
 2 usage error or unreadable input.`;
-
-export interface CommandIo {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 export function diffCommand(argv: string[], io: CommandIo, cwd = process.cwd()): number {
   let parsed;

@@ -7,6 +7,7 @@ import { kitRoot, kitScript } from '../harness/kit-files.ts';
 import { MissingPartError, requirePart } from '../api/optional-parts.ts';
 import { terminalText } from '../reports/escape.ts';
 import { asksForHelp } from './help.ts';
+import { processIo, type CliIo } from './io.ts';
 
 const USAGE = `Usage: decision-conformance <command> [options]
 
@@ -26,18 +27,28 @@ replay without --base-url; serve), the mock and the linter need packages install
 that lacks them prints the npm command that installs them.`;
 
 /** Runs a script of the kit in the foreground, passing signals and the exit status through. */
-function delegate(args: string[]): Promise<number> {
-  const child = spawn(process.execPath, args, { cwd: kitRoot, stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+function delegate(args: string[], io: CliIo): Promise<number> {
+  const child = spawn(process.execPath, args, { cwd: kitRoot, env: io.env, stdio: io.inheritsStdio ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+  // Decoded as a stream: a character split between two chunks stays whole.
+  child.stdout?.setEncoding('utf8').on('data', (text: string) => io.out(text));
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => io.err(text));
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, forward);
+  return new Promise((resolve) =>
+    // 'close', not 'exit': the piped output is read to its end first.
+    child.on('close', (code, signal) => {
+      for (const name of ['SIGINT', 'SIGTERM'] as const) process.off(name, forward);
+      resolve(code ?? (signal ? 1 : 0));
+    }),
+  );
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   try {
-    return await dispatch(argv);
+    return await dispatch(argv, io);
   } catch (error) {
     if (!(error instanceof MissingPartError)) throw error;
-    process.stderr.write(`decision-conformance: ${error.message}\n`);
+    io.err(`decision-conformance: ${error.message}\n`);
     return 2;
   }
 }
@@ -48,65 +59,60 @@ Lints the spec the kit ships (spec/openapi.yaml) with Spectral and the kit's rul
 failing on any finding (--fail-severity hint). Other options go to "spectral lint" as they are, e.g.
 --format json --output FILE. Exit status: 0 no finding, 1 findings, 2 the linter is not installed.`;
 
-async function dispatch(argv: string[]): Promise<number> {
+async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const [command, ...given] = argv;
   // Each command's own parser knows --help; -h, and help asked among other arguments, come to it as --help.
   const help = command !== undefined && command !== 'load' && asksForHelp(given);
   const rest = help ? ['--help'] : given;
   if (help && command === 'lint') {
-    process.stdout.write(`${LINT_USAGE}\n`);
+    io.out(`${LINT_USAGE}\n`);
     return 0;
   }
   switch (command) {
     case 'run':
-      return (await import('./run-entry.ts')).runEntry(rest);
+      return (await import('./run-entry.ts')).runEntry(rest, io);
     case 'list-checks':
-      return (await import('./run-entry.ts')).listChecksEntry(rest);
+      return (await import('./run-entry.ts')).listChecksEntry(rest, io);
     case 'diff':
-      return (await import('./diff.ts')).diffCommand(rest, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+      return (await import('./diff.ts')).diffCommand(rest, io);
     case 'replay':
-      return (await import('./replay.ts')).replayCommand(rest, process.env, {
-        out: (text) => process.stdout.write(text),
-        err: (text) => process.stderr.write(text),
-      });
+      return (await import('./replay.ts')).replayCommand(rest, io.env, io);
     case 'load':
-      return (await import('./load.ts')).loadCommand(
-        rest,
-        process.env,
-        (text) => process.stdout.write(text),
-        (text) => process.stderr.write(text),
-      );
+      return (await import('./load.ts')).loadCommand(rest, io.env, io.out, io.err);
     case 'serve':
       requirePart('reference-server');
-      return delegate(['reference-impl/start.mjs', ...rest]);
+      return delegate(['reference-impl/start.mjs', ...rest], io);
     case 'mock':
       requirePart('mock');
-      return delegate([...kitScript('mock/serve'), ...rest]);
+      return delegate([...kitScript('mock/serve'), ...rest], io);
     case 'lint':
       requirePart('lint');
-      return delegate([
-        fileURLToPath(import.meta.resolve('@stoplight/spectral-cli/dist/index.js')),
-        'lint',
-        'spec/openapi.yaml',
-        '--ruleset',
-        'spec/lint/ruleset.mjs',
-        '--fail-severity',
-        'hint',
-        ...rest,
-      ]);
+      return delegate(
+        [
+          fileURLToPath(import.meta.resolve('@stoplight/spectral-cli/dist/index.js')),
+          'lint',
+          'spec/openapi.yaml',
+          '--ruleset',
+          'spec/lint/ruleset.mjs',
+          '--fail-severity',
+          'hint',
+          ...rest,
+        ],
+        io,
+      );
     case '--version':
     case '-V':
     case 'version':
-      process.stdout.write(`${(await import('./version.ts')).versionText()}\n`);
+      io.out(`${(await import('./version.ts')).versionText()}\n`);
       return 0;
     case undefined:
     case '--help':
     case '-h':
     case 'help':
-      process.stdout.write(`${USAGE}\n`);
+      io.out(`${USAGE}\n`);
       return command === undefined ? 2 : 0;
     default:
-      process.stderr.write(`decision-conformance: unknown command "${terminalText(command)}"\n\n${USAGE}\n`);
+      io.err(`decision-conformance: unknown command "${terminalText(command)}"\n\n${USAGE}\n`);
       return 2;
   }
 }

@@ -5,7 +5,7 @@ import { brokenRules, formatReplay } from '../replay/format.ts';
 import { readRecordedExchanges, UnreadableResults } from '../replay/recorded.ts';
 import { replay } from '../replay/replay.ts';
 import { terminalText } from '../reports/escape.ts';
-import type { CommandIo } from './diff.ts';
+import type { CommandIo } from './io.ts';
 import { startEmbeddedTarget } from '../api/embedded-target.ts';
 import { ConformanceOptionsError, deploymentOf } from '../api/run-options.ts';
 import { connectionDispatcher } from '../harness/connection.ts';

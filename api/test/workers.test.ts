@@ -34,11 +34,12 @@ afterAll(async () => {
   await target?.stop();
 });
 
-async function runWith(workers: number, baseUrl: string, server: Server, suites: readonly Suite[]): Promise<CheckResult[]> {
+async function runWith(workers: number, baseUrl: string, server: Server, suites: readonly Suite[], areas?: readonly string[]): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const suite of suites) {
+    const checks = SUITE_CHECKS[suite].checks.filter((check) => areas === undefined || areas.includes(check.area));
     results.push(
-      ...(await runChecks(SUITE_CHECKS[suite].checks, {
+      ...(await runChecks(checks, {
         ...runnerTargetOf(target, baseUrl),
         timeoutMs: 30_000,
         seed: 11,
@@ -66,9 +67,14 @@ describe(`${DEFAULT_WORKERS} workers (the default) find what one finds`, () => {
     expect(findings(one).cases.length).toBeGreaterThan(500);
   }, 300_000);
 
+  // The bug is in decide answers: the areas whose checks read them (answers, and limits at their
+  // bounds) are run, not the whole catalogue again, whose other verdicts the bundled server's runs
+  // above already showed the workers do not change.
   test('on a server with one bug: the same checks fail, and no other', async () => {
-    const one = await runWith(1, broken.baseUrl, broken.server, ['conformance']);
-    const many = await runWith(DEFAULT_WORKERS, broken.baseUrl, broken.server, ['conformance']);
+    const areas = ['decide-answers', 'limits'];
+    const one = await runWith(1, broken.baseUrl, broken.server, ['conformance'], areas);
+    const many = await runWith(DEFAULT_WORKERS, broken.baseUrl, broken.server, ['conformance'], areas);
+    expect(one.length).toBeGreaterThan(40);
     expect(findings(many)).toEqual(findings(one));
     expect(one.filter((result) => result.status === 'fail').map((result) => result.id)).toContain('DECIDE-CHOICE-MARGIN');
   }, 300_000);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runMainInProcess } from './support/in-process.ts';
 import { startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { parseRunArgs, type RunSettings } from '../args.ts';
@@ -34,6 +35,15 @@ function cli(args: string[], env: Record<string, string> = {}, cwd: string = roo
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
+/**
+ * The command line's main() in this process: usage and its errors are the same as from the
+ * started command (the first --version is asked of it), without a process for each.
+ */
+async function inProcess(args: string[]): Promise<Ran> {
+  const ran = await runMainInProcess(args);
+  return { code: ran.code, stdout: ran.out, stderr: ran.err };
+}
+
 // Every report of these tests goes to a temporary folder, removed at the end: tests write nothing into the repository.
 const reportDirs: string[] = [];
 const reportDir = () => {
@@ -52,7 +62,7 @@ const readReports = (dir: string) =>
 
 describe('usage', () => {
   test('--version, -V and version print the package version and the spec version, exit 0', async () => {
-    const printed = await Promise.all(['--version', '-V', 'version'].map((flag) => cli([flag])));
+    const printed = await Promise.all([cli(['--version']), inProcess(['-V']), inProcess(['version'])]);
     for (const ran of printed) {
       expect(ran.code, ran.stderr).toBe(0);
       expect(ran.stdout).toBe(`decision-conformance ${manifest.version}\nspec ${specVersion} (sha256 ${specSha256.slice(0, 12)})\n`);
@@ -79,7 +89,7 @@ describe('usage', () => {
       ['run', '--concurrency', '1'],
       ['run', '--concurrency', 'many'],
     ];
-    const runs = await Promise.all(cases.map((args) => cli(args)));
+    const runs = await Promise.all(cases.map((args) => inProcess(args)));
     runs.forEach((ran, i) => {
       expect(ran.code, cases[i]!.join(' ')).toBe(2);
       expect(ran.stderr.trim().length).toBeGreaterThan(0);
@@ -97,7 +107,7 @@ describe('usage', () => {
       [['run', '--reference-choice', 'upload-body-limit=strict'], /--reference-choice must be .*"upload-body-limit=strict"/],
       [['run', '--reference-choice', 'no-such-point=alternate'], /--reference-choice: no open point no-such-point/i],
     ];
-    const runs = await Promise.all(cases.map(([args]) => cli(args)));
+    const runs = await Promise.all(cases.map(([args]) => inProcess(args)));
     runs.forEach((ran, i) => {
       expect(ran.code, cases[i]![0].join(' ')).toBe(2);
       expect(ran.stderr).toMatch(cases[i]![1]);
@@ -106,10 +116,10 @@ describe('usage', () => {
 
   test('list-checks prints the catalogue of every suite with ids, levels and seed sections; --suite selects', async () => {
     const [ran, asJson, property, wrong] = await Promise.all([
-      cli(['list-checks']),
-      cli(['list-checks', '--json']),
-      cli(['list-checks', '--suite', 'property']),
-      cli(['list-checks', '--suite', 'propety']),
+      inProcess(['list-checks']),
+      inProcess(['list-checks', '--json']),
+      inProcess(['list-checks', '--suite', 'property']),
+      inProcess(['list-checks', '--suite', 'propety']),
     ]);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/AUTH-MISSING-KEY\s+MUST\s+§4,5,7/);
@@ -126,10 +136,10 @@ describe('usage', () => {
 
   test('an --only or --skip id outside the selected suites, or a selection that leaves nothing to run, exits 2 naming the closest ids', async () => {
     const [notACheck, typo, otherSuite, nothingLeft] = await Promise.all([
-      cli(['run', '--only', 'NOT-A-CHECK']),
-      cli(['run', '--skip', 'AUTH-MISING-KEY']),
-      cli(['run', '--suite', 'property', '--only', 'AUTH-VALID-KEY']),
-      cli(['run', '--only', 'AUTH-VALID-KEY', '--skip', 'AUTH-VALID-KEY']),
+      inProcess(['run', '--only', 'NOT-A-CHECK']),
+      inProcess(['run', '--skip', 'AUTH-MISING-KEY']),
+      inProcess(['run', '--suite', 'property', '--only', 'AUTH-VALID-KEY']),
+      inProcess(['run', '--only', 'AUTH-VALID-KEY', '--skip', 'AUTH-VALID-KEY']),
     ]);
     for (const ran of [notACheck, typo, otherSuite, nothingLeft]) {
       expect(ran.code).toBe(2);

@@ -1,9 +1,12 @@
 // Every command answers --help and -h with its usage and exit 0, as git, npm, k6 and Schemathesis
 // do. The tree is walked from the top-level usage, not from a list: each command the usage names
 // is asked for help, and each subcommand its own usage names (`load <run|compare|...>`, then
-// `load history add`...) is asked in turn, alone and after other arguments.
+// `load history add`...) is asked in turn, alone and after other arguments. The walk calls the
+// command line's main() in this process (support/in-process.ts); the command itself, started as
+// users start it, answers the top-level --help with the same text.
 import { expect, test } from 'vitest';
 import { runKitCommand } from '../../harness/testing/kit-command.ts';
+import { runMainInProcess } from './support/in-process.ts';
 
 /** The commands a top-level usage lists under "Commands:". */
 function commandsOf(usage: string): string[] {
@@ -22,7 +25,7 @@ function subcommandsOf(usage: string, path: readonly string[]): string[] {
 const asked: string[] = [];
 
 async function expectHelp(args: string[]): Promise<string> {
-  const ran = await runKitCommand(args);
+  const ran = await runMainInProcess(args);
   asked.push(args.join(' '));
   expect(ran.code, `${args.join(' ')}: ${ran.err}`).toBe(0);
   expect(ran.err, args.join(' ')).toBe('');
@@ -33,6 +36,8 @@ async function expectHelp(args: string[]): Promise<string> {
 test('every command and subcommand answers --help and -h with its usage, exit 0', { timeout: 180_000 }, async () => {
   const top = await expectHelp(['--help']);
   expect(await expectHelp(['-h'])).toBe(top);
+  const started = await runKitCommand(['--help']);
+  expect([started.code, started.err, started.out]).toEqual([0, '', top]);
   const commands = commandsOf(top);
   expect(commands).toEqual(expect.arrayContaining(['run', 'list-checks', 'load', 'serve', 'mock', 'lint', 'replay', 'diff']));
 
@@ -59,6 +64,6 @@ test('help wins over the other arguments, up to --', async () => {
   ])
     await expectHelp(args);
   // After --, -h is an argument, not a request for help.
-  const ran = await runKitCommand(['diff', '--', '-h']);
+  const ran = await runMainInProcess(['diff', '--', '-h']);
   expect(ran.code).toBe(2);
 });

@@ -14,7 +14,7 @@ import { startForwardProxy, type ForwardProxy } from '../../harness/testing/forw
 import { gateway, pathPrefix, requiredHeader } from '../../harness/testing/gateways.ts';
 import { runKitCommand } from '../../harness/testing/kit-command.ts';
 import { startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
-import { k6ForTests } from './support.ts';
+import { k6ForTests, LATENCY_OUT_OF_REACH_FLAGS } from './support.ts';
 
 const k6 = k6ForTests();
 const TLS_DIR = new URL('../../harness/testing/tls/', import.meta.url);
@@ -43,7 +43,7 @@ afterAll(async () => {
 
 const generators = [{ name: 'the Node runner', args: ['--node'] }, ...(k6 ? [{ name: 'k6', args: ['--k6', k6] }] : [])];
 
-/** A short steady run (one second, five decides a second, one repeat) of `load run` against `baseUrl`. */
+/** A short steady run (one second, five decides a second, one repeat, latency out of reach) of `load run` against `baseUrl`. */
 const loadRun = (baseUrl: string, args: string[], env: Record<string, string> = {}) => {
   const reportDir = mkdtempSync(join(tmpdir(), 'decision-deployed-load-'));
   return runKitCommand(
@@ -62,6 +62,7 @@ const loadRun = (baseUrl: string, args: string[], env: Record<string, string> = 
       '1',
       '--report-dir',
       reportDir,
+      ...LATENCY_OUT_OF_REACH_FLAGS,
       ...args,
     ],
     { DECISION_API_KEY: target.keyA, ...env },

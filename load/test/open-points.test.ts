@@ -14,7 +14,16 @@ import { runWithK6 } from '../k6.ts';
 import { loadDefinition, SCENARIOS } from '../runner/definition.ts';
 import { runWithNode } from '../runner/run-scenario.ts';
 import { warmUp } from '../run.ts';
-import { k6ForTests, LATENCY_OUT_OF_REACH, loadRunErrors, runKitCommand, runLoadCommand, settingsFor, SHORT_SETTINGS } from './support.ts';
+import {
+  k6ForTests,
+  LATENCY_OUT_OF_REACH,
+  LATENCY_OUT_OF_REACH_FLAGS,
+  loadRunErrors,
+  runKitCommand,
+  runLoadCommand,
+  settingsFor,
+  SHORT_SETTINGS,
+} from './support.ts';
 
 const k6 = k6ForTests();
 // What these runs hold is that an open point's refusal is no error and fails no check: the error and
@@ -191,6 +200,7 @@ test('load run --from-results: a conformance run that saw the reference feedback
       '20',
       '--report-dir',
       loadDir,
+      ...LATENCY_OUT_OF_REACH_FLAGS,
     );
     expect(ran.code, ran.out + ran.err).toBe(0);
     expect(ran.out).toMatch(/feedback of the reference shape was answered 422: mixed sends no feedback/);

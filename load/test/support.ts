@@ -85,6 +85,8 @@ export function growingLatency(msPerSecond: number): Mutation & { restartClock()
  * on their own (percentiles.test.ts) and measured by the benchmarks.
  */
 export const LATENCY_OUT_OF_REACH = { P95_MS: '60000', P99_MS: '60000' } as const;
+/** The same, as `load run` takes it on the command line. */
+export const LATENCY_OUT_OF_REACH_FLAGS: readonly string[] = Object.entries(LATENCY_OUT_OF_REACH).flatMap(([name, value]) => ['--set', `${name}=${value}`]);
 
 export const SHORT_SETTINGS: Record<ScenarioName, Record<string, string>> = {
   'decide-steady': { DURATION: '2', RATE: '20' },
