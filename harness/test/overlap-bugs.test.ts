@@ -35,8 +35,9 @@ interface Clients {
   together<T>(count: number, send: (index: number) => Promise<T>): Promise<T[]>;
 }
 
-/** Runs `use` with clients of both projects talking to the good server (`good`) behind `bug`. */
-async function behind(bug: OverlapBug, use: (clients: Clients) => Promise<void>, good: EmbeddedTarget = target): Promise<void> {
+/** Runs `use` with clients of both projects talking to the good server behind `bug`. */
+async function behind(bug: OverlapBug, use: (clients: Clients) => Promise<void>): Promise<void> {
+  const good = target;
   const proxy = await startMutatingProxy(good.baseUrl, bug.mutation(good));
   try {
     const http = createHttp({ baseUrl: proxy.baseUrl, timeoutMs: 10_000, secrets: [], record: () => undefined });

@@ -11,15 +11,20 @@ export interface CommandRun {
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/** The environment a command of the kit's tests sees: this one without keys and k6, no colour, then `env`. */
+export function commandEnvironment(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DECISION_') && name !== 'K6_BIN'));
+  return { ...inherited, NO_COLOR: '1', ...env };
+}
+
 /**
  * `decision-conformance ARGS`. The command sees no key and no k6 from this environment: only the
  * arguments and `env` name them.
  */
 export function runKitCommand(args: readonly string[], env: Record<string, string> = {}): Promise<CommandRun> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DECISION_') && name !== 'K6_BIN'));
   const child = spawn(process.execPath, [`${root}bin/decision-conformance.mjs`, ...args], {
     cwd: root,
-    env: { ...inherited, NO_COLOR: '1', ...env },
+    env: commandEnvironment(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -3,18 +3,17 @@
 // command line. For what does not depend on the process itself: usage, help and usage errors. The
 // kit's tests start the real command (harness/testing/kit-command.ts) wherever the process matters:
 // exit on a signal, reports written under its working directory, a run's output as users see it.
-import type { CommandRun } from '../../../harness/testing/kit-command.ts';
+import { commandEnvironment, type CommandRun } from '../../../harness/testing/kit-command.ts';
 import { main } from '../../main.ts';
 
 /** `decision-conformance ARGS` through main(): no key and no k6 from this environment, as runKitCommand gives none. */
 export async function runMainInProcess(args: readonly string[], env: Record<string, string> = {}): Promise<CommandRun> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DECISION_') && name !== 'K6_BIN'));
   let out = '';
   let err = '';
   const code = await main([...args], {
     out: (text) => (out += text),
     err: (text) => (err += text),
-    env: { ...inherited, NO_COLOR: '1', ...env },
+    env: commandEnvironment(env),
     tty: false,
     inheritsStdio: false,
   });
