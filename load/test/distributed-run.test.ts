@@ -1,22 +1,17 @@
 // A run split over k6 processes (execution segments, as k6-operator splits it over pods) is judged
 // as one run: it sends the planned requests whole, in 2 and in 4 parts; its merged percentiles
-// agree with one process at the same total rate; a slowed part shows in the merged tail; and the
-// command line runs it with the same flags the TestRun gives pods.
-import { readFileSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// agree with one process at the same total rate; a slowed part shows in the merged tail. These
+// compare latencies of runs taken one after another, and run in the measuring project, alone
+// (test/projects.ts); what needs no quiet machine is in split-run.test.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parse } from 'yaml';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../api/embedded-target.ts';
 import { isOperation, startMutatingProxy, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
 import { plannedIterations } from '../definitions/executor.js';
-import { runWithK6, segmentOf } from '../k6.ts';
-import { k6SampleOutput } from '../k6-samples.ts';
+import { runWithK6 } from '../k6.ts';
 import { warmUp } from '../run.ts';
-import { k6ForTests, LATENCY_OUT_OF_REACH_FLAGS, loadRunErrors, NO_K6, runKitCommand, settingsFor } from './support.ts';
+import { k6ForTests, loadRunErrors, NO_K6, settingsFor } from './support.ts';
 
 const k6 = k6ForTests();
 if (!k6) console.warn(NO_K6);
@@ -29,23 +24,6 @@ if (!k6) console.warn(NO_K6);
 const SETTINGS = { RATE: '130', DURATION: '3' };
 const SLOW_MS = 60;
 const SLOW_RUN = 'slowpart';
-
-test('the sequence and segments of N equal parts, as k6 writes them', () => {
-  expect(segmentOf(1, 0)).toEqual({ segment: '0:1', sequence: '0,1' });
-  expect(segmentOf(4, 0)).toEqual({ segment: '0:1/4', sequence: '0,1/4,2/4,3/4,1' });
-  expect(segmentOf(4, 3)).toEqual({ segment: '3/4:1', sequence: '0,1/4,2/4,3/4,1' });
-});
-
-test('the k6-operator TestRun gives each pod the flags `load run --instances` gives each k6 process', () => {
-  const testRun = parse(readFileSync(new URL('../k6-operator/testrun.yaml', import.meta.url), 'utf8'));
-  const args: string = testRun.spec.arguments;
-  const expected = k6SampleOutput('/parts/samples.csv.gz');
-  expect(args).toContain(expected.args.join(' '));
-  expect(args).toContain('--console-output /parts/console.log');
-  expect(args).toContain('-e REPORT_DIR=/parts');
-  for (const [name, value] of Object.entries(expected.env)) expect(testRun.spec.runner.env).toContainEqual({ name, value });
-  expect(testRun.spec.runner.volumeMounts[0]).toMatchObject({ mountPath: '/parts', subPathExpr: '$(POD_NAME)' });
-});
 
 describe.skipIf(!k6)('a run split over k6 processes', () => {
   let target: EmbeddedTarget;
@@ -123,45 +101,3 @@ describe.skipIf(!k6)('a run split over k6 processes', () => {
     expect(runs.four!.latency.all!.p95_ms).toBeLessThan(SLOW_MS);
   });
 });
-
-describe.skipIf(!k6)('load run --instances', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'decision-instances-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  test('splits each run over k6 processes and reports it as one, with whether the generator kept up', { timeout: 120_000 }, async () => {
-    const run = await runKit([
-      'load',
-      'run',
-      '--scenario',
-      'decide-steady',
-      '--instances',
-      '2',
-      '--repeat',
-      '1',
-      '--duration',
-      '2',
-      '--rate',
-      '20',
-      '--report-dir',
-      dir,
-      ...LATENCY_OUT_OF_REACH_FLAGS,
-    ]);
-    expect(run.code, run.out + run.err).toBe(0);
-    // Whether it kept up is said either way: with no idle CPU (a core kept busy) it is "not shown to keep up", never bound.
-    expect(run.out).toMatch(
-      /generator (?:kept up|not shown to keep up \([^)]*\)); planned 20\/s, achieved [\d.]+ iterations\/s; generator [\d.]+ cores, server [\d.]+ cores, idle [\d.]+ \(of \d+\)/,
-    );
-    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
-    expect(results.load.runs[0].parts).toEqual({ count: 2, sequence: '0,1/2,1' });
-    expect(results.load.runs[0].generator_health.bound).toBe(false);
-  });
-
-  test('the Node runner does not split: exit 2, saying why', async () => {
-    const run = await runKitCommand('load', 'run', '--scenario', 'decide-steady', '--node', '--instances', '2');
-    expect(run.code).toBe(2);
-    expect(run.err).toMatch(/--instances needs k6 .*the Node runner runs in one process/);
-  });
-});
-
-/** The command with this test's k6. */
-const runKit = async (args: string[]) => (await import('../../harness/testing/kit-command.ts')).runKitCommand(args, { K6_BIN: k6! });
