@@ -10,7 +10,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-/** Seconds each long test file took in a recorded run (test/durations.json, written by test/record-durations.ts). */
+/** Seconds each long test file took in a recorded run (test/durations.json, written by test/durations-reporter.ts). */
 export function recordedDurations(): Record<string, number> {
   const recorded = JSON.parse(readFileSync(new URL('./durations.json', import.meta.url), 'utf8')) as { seconds: Record<string, number> };
   return recorded.seconds;
