@@ -5,6 +5,7 @@
 // that the claims run side by side instead of one after another; each is built to hold with the
 // machine busy (other test files, or a core kept busy on purpose): the effects looked for are far
 // beyond the tolerance, or paced by the server's clock rather than by the machine's speed.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startMutatingProxy, type Mutation, type RunningProxy } from '../../harness/testing/mutating-proxy.ts';
 import type { LoadRun } from '../../reports/load-run.ts';
@@ -104,9 +105,30 @@ export const TAIL_RUN = { RATE: '120', DURATION: '3.5' };
 export const TAIL_RUNS_PER_SIDE = 3;
 export const QUIET_RUNS_PER_SIDE = RUNS_PER_SIDE;
 
+/**
+ * What a server compared with itself answers through: every request held this long, as a server
+ * that takes 25 ms to decide. The bundled server answers in a few milliseconds, and beside other
+ * test files on a busy machine a burst of theirs moves such a percentile by more than the 25 %
+ * tolerance: a burst as long as two runs falls on two runs of one side (ABBA puts them side by
+ * side), and an unchanged server's p95 was flagged so, 12.3 -> 16.6 ms, worse in every pair. The
+ * same burst on a 25 ms server is a tenth of its latency, far inside the tolerance.
+ */
+export const QUIET_SERVER_MS = 25;
+
+/** A proxy in front of `baseUrl` that holds every request QUIET_SERVER_MS; close it after. */
+export const startQuietServerProxy = (baseUrl: string): Promise<RunningProxy> =>
+  startMutatingProxy(baseUrl, {
+    request: async (sent) => {
+      await sleep(QUIET_SERVER_MS);
+      return sent;
+    },
+  });
+
 /** A server against itself: p99 judged, and no metric flagged. */
 export const expectQuietWithTail = (pair: { baseline: LoadRun[]; candidate: LoadRun[] }) => {
   const verdict = compareRuns(pair.baseline, pair.candidate);
+  const figures = verdict.metrics.map((metric) => `${metric.metric} ${metric.baseline_median} -> ${metric.candidate_median}`);
+  console.log(`self-comparison, medians: ${figures.join('; ')}`);
   expect(verdict.tail.judged).toBe(true);
   expect(verdict.metrics.filter((metric) => metric.regression)).toEqual([]);
 };
