@@ -41,7 +41,7 @@ function* tarFiles(archive: Buffer): Generator<{ name: string; bytes: Buffer }> 
   }
 }
 
-/** Unpacks the libraries the packaged browser links against (once per machine) and returns their folder. */
+/** Unpacks the libraries the packaged browser links against (once per temporary folder: once per test run, under the run's own, test/scratch-folder.ts) and returns their folder. */
 async function bundledLibraries(): Promise<string> {
   const folder = join(tmpdir(), 'decision-chromium-libs');
   if (existsSync(join(folder, 'lib', 'libnss3.so'))) return join(folder, 'lib');
