@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 import { LongestFirst, recordedDurations } from './test/longest-first.ts';
 import { isolatedFiles, MEASURING } from './test/projects.ts';
 
-const ISOLATED = isolatedFiles(recordedDurations());
+/** The files that run in a process each (test/projects.ts says which and why). */
+const OWN_PROCESS = isolatedFiles(recordedDurations());
 
 export default defineConfig({
   test: {
@@ -25,11 +26,11 @@ export default defineConfig({
           name: 'kit',
           isolate: false,
           include: ['**/test/**/*.test.ts'],
-          exclude: ['node_modules/**', 'reports/out/**', ...MEASURING, ...ISOLATED],
+          exclude: ['node_modules/**', 'reports/out/**', ...MEASURING, ...OWN_PROCESS],
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: 'kit-isolated', include: ISOLATED, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'kit-isolated', include: OWN_PROCESS, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'measuring', include: MEASURING, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },

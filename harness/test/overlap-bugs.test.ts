@@ -35,15 +35,14 @@ interface Clients {
   together<T>(count: number, send: (index: number) => Promise<T>): Promise<T[]>;
 }
 
-/** Runs `use` with clients of both projects talking to the good server behind `bug`. */
+/** Runs `use` with clients of both projects talking to the good server (`target`) behind `bug`. */
 async function behind(bug: OverlapBug, use: (clients: Clients) => Promise<void>): Promise<void> {
-  const good = target;
-  const proxy = await startMutatingProxy(good.baseUrl, bug.mutation(good));
+  const proxy = await startMutatingProxy(target.baseUrl, bug.mutation(target));
   try {
     const http = createHttp({ baseUrl: proxy.baseUrl, timeoutMs: 10_000, secrets: [], record: () => undefined });
     const together = <T>(count: number, send: (index: number) => Promise<T>) =>
       withBurstBarrier(proxy.server, () => Promise.all(Array.from({ length: count }, (_, index) => send(index))), { size: count });
-    await use({ a: apiClient(http, good.keyA), b: apiClient(http, good.keyB), anonymous: apiClient(http, null), baseUrl: proxy.baseUrl, together });
+    await use({ a: apiClient(http, target.keyA), b: apiClient(http, target.keyB), anonymous: apiClient(http, null), baseUrl: proxy.baseUrl, together });
   } finally {
     await proxy.close();
   }
