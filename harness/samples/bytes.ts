@@ -13,8 +13,10 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
 
 /** ASCII or Latin-1 text as one byte per character (chunk ids, PDF syntax). */
 export function latin1(text: string): Uint8Array {
+  // Node's latin1 encoding keeps the low byte of each UTF-16 unit, natively: padded samples run to
+  // tens of megabytes. Written into an array of its own, not a view of Buffer's shared pool.
   const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i += 1) out[i] = text.charCodeAt(i) & 0xff;
+  Buffer.from(out.buffer).write(text, 'latin1');
   return out;
 }
 
