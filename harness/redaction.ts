@@ -18,7 +18,7 @@ export function isMask(value: string): boolean {
 /** Replaces every occurrence of every secret, in clear or URL-encoded, and every near miss of one, with its mask. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of spellings(secrets)) out = out.split(secret).join(maskOf(secret));
+  for (const secret of spellings(secrets)) if (out.includes(secret)) out = out.split(secret).join(maskOf(secret));
   return maskNearMisses(out, secrets);
 }
 
@@ -62,12 +62,23 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
  * Each secret as it may be written: in clear and URL-encoded (a key pasted into a query
  * string). Longest first, so that a secret containing another is masked whole.
  */
-function spellings(secrets: readonly string[]): string[] {
+function spellings(secrets: readonly string[]): readonly string[] {
+  // Every string a run records is redacted: the few lists of secrets of a run are worked out once.
+  const cacheKey = JSON.stringify(secrets);
+  const cached = spellingsOf.get(cacheKey);
+  if (cached) return cached;
+  if (spellingsOf.size >= SPELLINGS_KEPT) spellingsOf.clear();
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (!secret) continue;
     forms.add(secret);
     forms.add(encodeURIComponent(secret));
   }
-  return [...forms].sort((a, b) => b.length - a.length);
+  const sorted = [...forms].sort((a, b) => b.length - a.length);
+  spellingsOf.set(cacheKey, sorted);
+  return sorted;
 }
+
+/** The spellings of the lists of secrets seen last, by the list as JSON. */
+const spellingsOf = new Map<string, readonly string[]>();
+const SPELLINGS_KEPT = 64;

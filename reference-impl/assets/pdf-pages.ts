@@ -1,17 +1,7 @@
 // The page count of a PDF, with pdf.js (legacy build, for Node). pdf.js parses in-process here: in
 // Node it has no real worker and runs its "fake worker" on the main thread. It opens the file with
 // pdf-options.mjs: nothing that could evaluate code, load fonts, fetch or log.
-import { safePdfSource } from './pdf-options.mjs';
-
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-
-let pdfjsLoading: Promise<PdfJs> | undefined;
-
-/** Loaded on first use: pdf.js is large, and most servers never see a PDF before they need to be up. */
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjsLoading ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  return pdfjsLoading;
-}
+import { loadPdfJs, safePdfSource } from './pdf-options.mjs';
 
 // Adobe's readers require %%EOF within the last 1024 bytes. pdf.js is more forgiving: it rebuilds a
 // damaged cross-reference table by scanning and reads a file that lost its end, so a PDF cut off in

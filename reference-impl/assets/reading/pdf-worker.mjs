@@ -18,13 +18,10 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { parentPort } from 'node:worker_threads';
 import { createCanvas } from '@napi-rs/canvas';
-import { safePdfSource } from '../pdf-options.mjs';
+import { loadPdfJs, safePdfSource } from '../pdf-options.mjs';
 
 /** Scans are rendered at up to 300 dpi (72 dpi is scale 1): enough for OCR of 8-pt text. */
 const MAX_RENDER_SCALE = 300 / 72;
-
-/** @type {Promise<typeof import('pdfjs-dist/legacy/build/pdf.mjs')> | undefined} */
-let pdfjsLoading;
 
 /**
  * @typedef {{ task: import('pdfjs-dist/types/src/display/api').PDFDocumentLoadingTask, document: import('pdfjs-dist/types/src/display/api').PDFDocumentProxy, maxPagePixels: number, maxTextChars: number, textChars: number }} OpenFile
@@ -136,8 +133,7 @@ async function renderPage(page, maxPagePixels) {
  * @param {{ bytes: Uint8Array, maxPagePixels: number, maxImagePixels: number, maxPages: number, maxTextChars: number }} request
  */
 async function open(id, request) {
-  pdfjsLoading ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  const pdfjs = await pdfjsLoading;
+  const pdfjs = await loadPdfJs();
   // maxImageSize: pdf.js checks each image's declared size before decoding it, and leaves out larger ones.
   const task = pdfjs.getDocument({ ...safePdfSource(request.bytes, pdfjs.VerbosityLevel.ERRORS), maxImageSize: request.maxImagePixels });
   try {
