@@ -17,9 +17,14 @@ export function isMask(value: string): boolean {
 
 /** Replaces every occurrence of every secret, in clear or URL-encoded, and every near miss of one, with its mask. */
 export function redactText(text: string, secrets: readonly string[]): string {
+  return maskedText(text, spellings(secrets), nearMissStarts(secrets));
+}
+
+/** `text` with each of `forms` (spellings of secrets, longest first) and each near miss of a key starting with one of `starts` masked. */
+function maskedText(text: string, forms: readonly string[], starts: readonly string[]): string {
   let out = text;
-  for (const secret of spellings(secrets)) if (out.includes(secret)) out = out.split(secret).join(maskOf(secret));
-  return maskNearMisses(out, secrets);
+  for (const secret of forms) if (out.includes(secret)) out = out.split(secret).join(maskOf(secret));
+  return maskNearMisses(out, starts);
 }
 
 /** A token that starts like a key; the prefix's own characters taken literally. */
@@ -32,21 +37,29 @@ const NEAR_MISS_SHARED_CHARS = 8;
  * case changed, truncated, extended). Such a key still gives the secret away, so any
  * svc_live_ token that starts like a secret (ignoring case) is masked as the secret is.
  */
-function maskNearMisses(text: string, secrets: readonly string[]): string {
-  const starts = secrets
-    .filter((secret) => secret.startsWith(KEY_PREFIX) && secret.length >= KEY_PREFIX.length + NEAR_MISS_SHARED_CHARS)
-    .map((secret) => secret.slice(KEY_PREFIX.length, KEY_PREFIX.length + NEAR_MISS_SHARED_CHARS).toLowerCase());
+function maskNearMisses(text: string, starts: readonly string[]): string {
   if (starts.length === 0) return text;
   return text.replace(KEY_LIKE, (token) =>
     starts.some((start) => token.slice(KEY_PREFIX.length).toLowerCase().startsWith(start)) ? `${KEY_PREFIX}***` : token,
   );
 }
 
+/** How each secret that is a key starts, in lower case: a token of the key's prefix that starts so is a near miss of it. */
+function nearMissStarts(secrets: readonly string[]): string[] {
+  return secrets
+    .filter((secret) => secret.startsWith(KEY_PREFIX) && secret.length >= KEY_PREFIX.length + NEAR_MISS_SHARED_CHARS)
+    .map((secret) => secret.slice(KEY_PREFIX.length, KEY_PREFIX.length + NEAR_MISS_SHARED_CHARS).toLowerCase());
+}
+
 /** A deep copy of `value` with every string (values and property names) redacted. */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   const forms = spellings(secrets);
   if (forms.length === 0) return value;
-  const scrub = (text: string): string => redactText(text, forms);
+  // Worked out once for the whole value, not for each of its strings: every result a run records
+  // is redacted so. The spellings of the spellings: a key URL-encoded twice is masked too.
+  const formsOfForms = spellings(forms);
+  const starts = nearMissStarts(forms);
+  const scrub = (text: string): string => maskedText(text, formsOfForms, starts);
   const visit = (node: unknown): unknown => {
     if (typeof node === 'string') return scrub(node);
     if (Array.isArray(node)) return node.map(visit);
@@ -62,23 +75,12 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
  * Each secret as it may be written: in clear and URL-encoded (a key pasted into a query
  * string). Longest first, so that a secret containing another is masked whole.
  */
-function spellings(secrets: readonly string[]): readonly string[] {
-  // Every string a run records is redacted: the few lists of secrets of a run are worked out once.
-  const cacheKey = JSON.stringify(secrets);
-  const cached = spellingsOf.get(cacheKey);
-  if (cached) return cached;
-  if (spellingsOf.size >= SPELLINGS_KEPT) spellingsOf.clear();
+function spellings(secrets: readonly string[]): string[] {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (!secret) continue;
     forms.add(secret);
     forms.add(encodeURIComponent(secret));
   }
-  const sorted = [...forms].sort((a, b) => b.length - a.length);
-  spellingsOf.set(cacheKey, sorted);
-  return sorted;
+  return [...forms].sort((a, b) => b.length - a.length);
 }
-
-/** The spellings of the lists of secrets seen last, by the list as JSON. */
-const spellingsOf = new Map<string, readonly string[]>();
-const SPELLINGS_KEPT = 64;
