@@ -35,6 +35,9 @@ function runAction(env: Record<string, string>): Promise<ActionRun> {
     cwd: workspace,
     env: {
       PATH: process.env.PATH ?? '',
+      // The test run's temporary folder (test/scratch-folder.ts), as a runner gives its steps one:
+      // without it, the bundled server's onnxruntime and tsx wrote to /tmp and left files there.
+      TMPDIR: tmpdir(),
       NO_COLOR: '1',
       GITHUB_STEP_SUMMARY: summaryFile,
       GITHUB_OUTPUT: outputFile,
