@@ -24,7 +24,10 @@ describe('on real runs', () => {
         verdicts.push(compareRuns(baseline, candidate));
       }
     } finally {
-      spinner.kill();
+      // SIGKILL: a spin loop never returns to its event loop, so a SIGTERM handler that a preload
+      // installed (NODE_OPTIONS=--require …) would never run, and the spinner would outlive the
+      // file, keeping a core busy under every run after it.
+      spinner.kill('SIGKILL');
     }
     const flagged = verdicts.filter((verdict) => verdict.regression);
     const change = (verdict: Comparison, metric: string) => `${Math.round(verdict.metrics.find((entry) => entry.metric === metric)!.change * 100)} %`;
