@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../harness/assets-support.ts';
 import { bodyFileName, COMPRESSED_BODY_BYTES } from '../../harness/http.ts';
 import { renderHtml } from '../html.ts';
 import { renderJson } from '../json.ts';
@@ -44,8 +44,7 @@ describe('writeReports', () => {
     created.push(dir);
     const small = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]);
     const large = new Uint8Array(COMPRESSED_BODY_BYTES).fill(0x61);
-    const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-    const nameOf = (bytes: Uint8Array) => bodyFileName(sha256(bytes), bytes.byteLength);
+    const nameOf = (bytes: Uint8Array) => bodyFileName(sha256Hex(bytes), bytes.byteLength);
     expect(nameOf(small)).toMatch(/^[0-9a-f]{64}\.bin$/);
     expect(nameOf(large)).toMatch(/^[0-9a-f]{64}\.bin\.gz$/);
     const paths = await writeReports(
@@ -61,7 +60,7 @@ describe('writeReports', () => {
     const compressed = await readFile(join(paths.bodies, nameOf(large)));
     expect(compressed.length).toBeLessThan(large.length / 100);
     // By digest: a deep equality of a 1 MiB array walks it element by element (2.5 s of this test).
-    expect(sha256(gunzipSync(compressed))).toBe(sha256(large));
+    expect(sha256Hex(gunzipSync(compressed))).toBe(sha256Hex(large));
   });
 });
 
