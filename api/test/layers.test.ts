@@ -1,7 +1,8 @@
 // The layers of the kit, read from its sources: the library (api/) and everything else sit below
-// the command line (cli/), so no module outside cli/ imports it, tests included; api/ takes typed
-// options and builds no command-line arguments out of them; and no module of the repository
-// imports itself through others (a cycle), type-only imports included.
+// the command line (cli/), so no module outside cli/ imports it, tests included (bin/, the
+// command's entry point, starts it); api/ takes typed options and builds no command-line
+// arguments out of them; and no module of the repository imports itself through others (a
+// cycle), type-only imports included.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,9 +73,10 @@ describe('how imports are read', () => {
 });
 
 describe('the library sits below the command line', () => {
-  test('no module outside cli/ imports from cli/, statically or dynamically', () => {
+  // bin/ holds the command's entry point, which starts the command line: it is above cli/, not below.
+  test('no module outside cli/ and bin/ imports from cli/, statically or dynamically', () => {
     const offending = files
-      .filter((file) => !inside(file, 'cli'))
+      .filter((file) => !inside(file, 'cli') && !inside(file, 'bin'))
       .flatMap((file) =>
         imports
           .get(file)!
