@@ -12,13 +12,15 @@
 // so that paths resolved from it (the spec, the k6 scripts, the workers) point into the clone as
 // they do from the sources. The bundle is made on the first start after a change and kept in
 // node_modules/.cache/decision-cli, named by the hash of the files it was made from (esbuild's
-// list of its inputs): a start hashes those files again and runs the bundle while none changed.
-// A change that imports a new file changes the file that imports it. `node --enable-source-maps`
+// list of its inputs) and of the names in their folders: a start hashes them again and runs the
+// bundle while none changed. A new file is seen either way: a static import of it changes the file
+// that imports it, and a file an import picks by pattern (`../definitions/${name}.js`, bundled as
+// every file the pattern matches) changes the names in its folder. `node --enable-source-maps`
 // maps stack traces back to the sources.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** This file and the esbuild version belong to every key: a change to either makes bundles anew. */
@@ -32,8 +34,8 @@ const STALE_MS = 3_600_000;
  */
 
 /**
- * The hash of the bundler, the esbuild version and the named files (paths and contents), or
- * undefined when one of them is gone.
+ * The hash of the bundler, the esbuild version, the named files (paths and contents) and the names
+ * of the files beside them, or undefined when one of them is gone.
  * @param {string} root
  * @param {readonly string[]} inputs
  * @param {string} esbuildVersion
@@ -44,6 +46,9 @@ function inputsHash(root, inputs, esbuildVersion) {
     const path = join(root, input);
     if (!existsSync(path)) return undefined;
     hash.update(`${input}\n`).update(readFileSync(path)).update('\n');
+  }
+  for (const folder of new Set(inputs.map((input) => dirname(join(root, input))))) {
+    hash.update(`${readdirSync(folder).sort().join('\n')}\n`);
   }
   return hash.digest('hex').slice(0, 16);
 }
@@ -104,9 +109,12 @@ export async function cliBundle(root, options = {}) {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
     const bundle = join(cacheDir, `cli-${manifest.hash}.mjs`);
     if (inputsHash(root, manifest.inputs, esbuildVersion) === manifest.hash && existsSync(bundle)) {
-      // Its time is its last use: removeStaleBundles keeps what is used.
+      // Its time is its last use: removeStaleBundles keeps what is used. A clone on a read-only
+      // disk still runs the bundle it has.
       const now = new Date();
-      utimesSync(bundle, now, now);
+      try {
+        utimesSync(bundle, now, now);
+      } catch {}
       return bundle;
     }
   }

@@ -44,6 +44,19 @@ test('a change to a file the bundle was made from makes a new bundle', async () 
   expect((await load(after)).value).toBe('second');
 });
 
+test('a file new to a folder that an import picks from by pattern makes a new bundle that has it', async () => {
+  writeSources('first');
+  mkdirSync(join(root, 'defs'), { recursive: true });
+  writeFileSync(join(root, 'defs', 'one.js'), "export const name = 'one';\n");
+  writeFileSync(join(root, 'cli', 'main.ts'), 'export const load = async (name: string) => (await import(`../defs/${name}.js`)).name;\n');
+  const before = await cliBundle(root, { cacheDir });
+  writeFileSync(join(root, 'defs', 'two.js'), "export const name = 'two';\n");
+  const after = await cliBundle(root, { cacheDir });
+  expect(after).not.toBe(before);
+  const loaded = (await import(`${pathToFileURL(after).href}?${statSync(after).ino}`)) as { load(name: string): Promise<string> };
+  expect(await loaded.load('two')).toBe('two');
+});
+
 test('sources esbuild cannot read give no bundle: the command then runs them through tsx', async () => {
   writeSources('first');
   writeFileSync(join(root, 'spec', 'part.ts'), 'export const value: string = ;\n');
