@@ -20,7 +20,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** This file and the esbuild version belong to every key: a change to either makes bundles anew. */
@@ -39,13 +39,14 @@ const STALE_MS = 3_600_000;
  * @param {string} root
  * @param {readonly string[]} inputs
  * @param {string} esbuildVersion
+ * @param {(path: string) => Uint8Array | string | undefined} read a file's contents, undefined when it is gone
  */
-function inputsHash(root, inputs, esbuildVersion) {
+function inputsHash(root, inputs, esbuildVersion, read = readIfThere) {
   const hash = createHash('sha256').update(BUNDLER).update(`esbuild ${esbuildVersion}\n`);
   for (const input of inputs) {
-    const path = join(root, input);
-    if (!existsSync(path)) return undefined;
-    hash.update(`${input}\n`).update(readFileSync(path)).update('\n');
+    const contents = read(join(root, input));
+    if (contents === undefined) return undefined;
+    hash.update(`${input}\n`).update(contents).update('\n');
   }
   for (const folder of new Set(inputs.map((input) => dirname(join(root, input))))) {
     hash.update(`${readdirSync(folder).sort().join('\n')}\n`);
@@ -53,19 +54,32 @@ function inputsHash(root, inputs, esbuildVersion) {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** @param {string} path */
+const readIfThere = (path) => (existsSync(path) ? readFileSync(path) : undefined);
+
+/** esbuild's loader for each kind of the kit's own files. */
+const LOADERS = /** @type {const} */ ({ '.ts': 'ts', '.mts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.json': 'json' });
+
 /**
- * esbuild plugin: each TypeScript source's `import.meta.url` becomes the URL of that file.
- * @type {import('esbuild').Plugin}
+ * esbuild plugin: loads the kit's own files, each with its `import.meta.url` replaced by the URL
+ * of that file, and keeps what it read in `read`: the bundle's key is the hash of the very text it
+ * was made from, so that a file saved while bundling makes the next start bundle again.
+ * @param {Map<string, string>} read
+ * @returns {import('esbuild').Plugin}
  */
-const ownFileUrls = {
-  name: 'own-file-urls',
-  setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-      loader: 'ts',
-    }));
-  },
-};
+function ownFiles(read) {
+  return {
+    name: 'own-files',
+    setup(build) {
+      build.onLoad({ filter: /\.(ts|mts|js|mjs|cjs|json)$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        read.set(args.path, text);
+        const loader = LOADERS[/** @type {keyof typeof LOADERS} */ (extname(args.path))];
+        return { contents: loader === 'json' ? text : text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader };
+      });
+    },
+  };
+}
 
 /**
  * Writes `contents` to `path` so that a reader sees the old file or the new one, never a part.
@@ -122,6 +136,8 @@ export async function cliBundle(root, options = {}) {
   /** @type {typeof import('esbuild')} */
   const esbuild = require('esbuild');
   mkdirSync(cacheDir, { recursive: true });
+  /** @type {Map<string, string>} */
+  const read = new Map();
   const built = await esbuild.build({
     absWorkingDir: root,
     entryPoints: [join(root, entry)],
@@ -135,12 +151,12 @@ export async function cliBundle(root, options = {}) {
     sourcemap: 'external',
     metafile: true,
     logLevel: 'silent',
-    plugins: [ownFileUrls],
+    plugins: [ownFiles(read)],
   });
   // esbuild names inputs relative to absWorkingDir, the root.
   const inputs = Object.keys(built.metafile.inputs).sort();
-  const hash = inputsHash(root, inputs, esbuildVersion);
-  if (!hash) throw new Error('a source file changed while the command line was bundled');
+  const hash = inputsHash(root, inputs, esbuildVersion, (path) => read.get(path) ?? readIfThere(path));
+  if (!hash) throw new Error('a source file was removed while the command line was bundled');
   const name = `cli-${hash}.mjs`;
   const code = built.outputFiles.find((file) => file.path.endsWith('.js'));
   const map = built.outputFiles.find((file) => file.path.endsWith('.js.map'));

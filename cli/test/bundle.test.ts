@@ -48,6 +48,7 @@ test('a file new to a folder that an import picks from by pattern makes a new bu
   writeSources('first');
   mkdirSync(join(root, 'defs'), { recursive: true });
   writeFileSync(join(root, 'defs', 'one.js'), "export const name = 'one';\n");
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a module whose import is a template literal
   writeFileSync(join(root, 'cli', 'main.ts'), 'export const load = async (name: string) => (await import(`../defs/${name}.js`)).name;\n');
   const before = await cliBundle(root, { cacheDir });
   writeFileSync(join(root, 'defs', 'two.js'), "export const name = 'two';\n");
