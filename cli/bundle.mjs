@@ -3,9 +3,9 @@
 // no bundle can be made (no esbuild, a folder it cannot write).
 //
 // Why: tsx compiles, caches and source-maps each of the kit's modules in every process, in a
-// loader thread of its own, and Node then maps every stack trace an error takes. For a full run
-// against the bundled server that was a fifth of the process's CPU (14.5 s against 11.5 s from a
-// bundle), and about half a second of every start.
+// loader thread of its own, and Node then maps every stack trace an error takes. A full run
+// against the bundled server took 18.0 s of CPU through tsx and 15.5 s from the bundle (median of
+// 3, in turns), and every start a quarter of a second more.
 //
 // The bundle holds the kit's own modules only: packages load from node_modules as they do under
 // tsx (esbuild's `packages: 'external'`). Each source file's `import.meta.url` stays its own URL,
