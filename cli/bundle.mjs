@@ -105,18 +105,17 @@ function removeStaleBundles(cacheDir, current) {
 }
 
 /**
- * The path of a bundle of `entry` (relative to `root`) made from the sources as they are now,
- * made first when there is none.
+ * The path of a bundle of `root`'s cli/main.ts made from the sources as they are now, made first
+ * when there is none.
  * @param {string} root the repository's root
- * @param {{ entry?: string; cacheDir?: string }} [options]
+ * @param {{ cacheDir?: string }} [options]
  * @returns {Promise<string>}
  */
 export async function cliBundle(root, options = {}) {
-  const entry = options.entry ?? 'cli/main.ts';
   const cacheDir = options.cacheDir ?? join(root, 'node_modules', '.cache', 'decision-cli');
   const require = createRequire(import.meta.url);
   const esbuildVersion = require('esbuild/package.json').version;
-  const manifestPath = join(cacheDir, `${entry.replaceAll('/', '_')}.json`);
+  const manifestPath = join(cacheDir, 'manifest.json');
 
   if (existsSync(manifestPath)) {
     /** @type {Manifest} */
@@ -140,7 +139,7 @@ export async function cliBundle(root, options = {}) {
   const read = new Map();
   const built = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: [join(root, entry)],
+    entryPoints: [join(root, 'cli', 'main.ts')],
     bundle: true,
     write: false,
     outdir: cacheDir,

@@ -58,7 +58,7 @@ test('a file new to a folder that an import picks from by pattern makes a new bu
   expect(await loaded.load('two')).toBe('two');
 });
 
-test('sources esbuild cannot read give no bundle: the command then runs them through tsx', async () => {
+test('sources esbuild cannot read give no bundle but an error (on which bin/decision-conformance.mjs runs them through tsx)', async () => {
   writeSources('first');
   writeFileSync(join(root, 'spec', 'part.ts'), 'export const value: string = ;\n');
   await expect(cliBundle(root, { cacheDir })).rejects.toThrow();
