@@ -57,6 +57,30 @@ async function bundledLibraries(): Promise<string> {
   return join(folder, 'lib');
 }
 
+/**
+ * A fontconfig folder whose fonts.conf names the fonts executablePath() unpacked under the
+ * temporary folder. The package's own fonts.conf names /tmp/fonts whatever the temporary folder
+ * is: with the run's own folder (test/scratch-folder.ts), the browser found no font on a clean
+ * machine and drew no text, and passed only where an earlier run had left /tmp/fonts behind.
+ */
+async function fontConfig(): Promise<string> {
+  const folder = join(tmpdir(), 'decision-fontconfig');
+  const xml = (path: string) => path.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const conf = `<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <dir>${xml(join(tmpdir(), 'fonts'))}</dir>
+  <cachedir>${xml(join(tmpdir(), 'fonts-cache'))}</cachedir>
+</fontconfig>
+`;
+  await mkdir(folder, { recursive: true });
+  // Written beside and renamed into place, so that a browser starting meanwhile reads it whole.
+  const staging = join(folder, `fonts.conf.${process.pid}`);
+  await writeFile(staging, conf);
+  await rename(staging, join(folder, 'fonts.conf'));
+  return folder;
+}
+
 /** The browser to launch, and the environment it needs. */
 async function browserToLaunch(): Promise<{ executablePath: string; env: Record<string, string | undefined> }> {
   if (process.env.CHROMIUM_PATH) return { executablePath: process.env.CHROMIUM_PATH, env: process.env };
@@ -67,8 +91,7 @@ async function browserToLaunch(): Promise<{ executablePath: string; env: Record<
     env: {
       ...process.env,
       LD_LIBRARY_PATH: [libraries, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
-      // executablePath() unpacked the package's fonts and their fonts.conf there.
-      FONTCONFIG_PATH: join(tmpdir(), 'fonts'),
+      FONTCONFIG_PATH: await fontConfig(),
     },
   };
 }
